@@ -1,0 +1,21 @@
+#include "app_modules_section.h"
+
+/* The anchor: a reserved-kind (all zero) record that readers skip. Being in
+ * the section, it makes the section, and with it the linker-defined bounds,
+ * exist in every image that links this file, with or without modules. The
+ * bounds are therefore declared strong: a missing section is a link error,
+ * never a silent empty registry. */
+APP_MODULE_RECORD_ATTRIBUTES static const app_module_record app_modules_anchor;
+
+/* Hidden: each image has bounds of its own, and the linker's default
+ * (protected) visibility misbehaves across images. */
+extern const app_module_record __start_app_modules[] __attribute__((visibility("hidden")));
+extern const app_module_record __stop_app_modules[] __attribute__((visibility("hidden")));
+
+app_modules_section app_modules_section_in_this_image(void) {
+    return (app_modules_section){
+        .start = __start_app_modules,
+        .stop = __stop_app_modules,
+        .anchor = &app_modules_anchor,
+    };
+}

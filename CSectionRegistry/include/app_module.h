@@ -1,0 +1,167 @@
+/*
+ * app_module.h: the module record ABI and the APP_MODULE annotation.
+ *
+ * A feature registers itself by linking one line of C:
+ *
+ *     #include <app_module.h>
+ *     APP_MODULE(Billing);
+ *     APP_MODULE(Audit, .level = APP_MODULE_LEVEL_LATE, .priority = 10, .after = "Billing");
+ *
+ * and defining, in its Swift target, the factory the macro names:
+ *
+ *     @c(app_module_Billing) func makeBilling() -> AppModuleHandle { AppModuleHandle(Billing()) }
+ *
+ * Each line writes one fixed-layout record into the ELF section `app_modules`.
+ * The layout is version 1 of the record ABI, written down in RecordABI.md
+ * beside this header; change neither without the other.
+ *
+ * Portable C11 for Clang and GCC. Not usable from C++ (designated initializers).
+ */
+#ifndef SECTION_REGISTRY_APP_MODULE_H
+#define SECTION_REGISTRY_APP_MODULE_H
+
+#include <stdint.h>
+
+#if defined(__has_feature)
+#  if __has_feature(nullability)
+#    define APP_MODULE_NONNULL _Nonnull
+#    define APP_MODULE_NULLABLE _Nullable
+#  endif
+#endif
+#ifndef APP_MODULE_NONNULL
+#  define APP_MODULE_NONNULL
+#  define APP_MODULE_NULLABLE
+#endif
+
+/* ---- The record ABI, version 1 ------------------------------------------ */
+
+/* The section every record lives in (a C identifier, so the linker defines
+ * __start_app_modules and __stop_app_modules). */
+#define APP_MODULE_SECTION "app_modules"
+
+/* kind: 0 is reserved (padding, the anchor); a reader skips kinds it does not
+ * know. The module kind has no printable byte, so `readelf -p app_modules`
+ * prints module names and nothing of the header around them. */
+#define APP_MODULE_KIND_RESERVED 0u
+#define APP_MODULE_KIND_MODULE 0xA5A50001u
+
+#define APP_MODULE_ABI_VERSION 1
+#define APP_MODULE_RECORD_SIZE 128
+#define APP_MODULE_RECORD_ALIGNMENT 16
+/* Bytes for the name, its terminating NUL included: names of up to 63 bytes. */
+#define APP_MODULE_NAME_CAPACITY 64
+
+/* Launch tiers, in the spirit of the kernel's initcall levels: every module
+ * of a lower level comes before any module of a higher one. */
+#define APP_MODULE_LEVEL_CORE 1
+#define APP_MODULE_LEVEL_SERVICE 2
+#define APP_MODULE_LEVEL_FEATURE 3
+#define APP_MODULE_LEVEL_LATE 4
+
+/* What a factory returns: one retained, type-erased Swift module. Only
+ * SectionRegistry's `AppModuleHandle(_:)` makes one, which is what makes a
+ * factory of the wrong type a Swift compile error. */
+typedef struct app_module_handle {
+    void *APP_MODULE_NONNULL instance;
+} app_module_handle;
+
+typedef app_module_handle (*app_module_factory)(void);
+
+typedef struct __attribute__((aligned(APP_MODULE_RECORD_ALIGNMENT))) app_module_record {
+    uint32_t kind;          /* APP_MODULE_KIND_MODULE */
+    uint16_t version;       /* APP_MODULE_ABI_VERSION */
+    uint16_t size;          /* APP_MODULE_RECORD_SIZE */
+    uint32_t flags;         /* none are defined in version 1: must be 0 */
+    uint8_t level;          /* APP_MODULE_LEVEL_* */
+    uint8_t reserved0;      /* must be 0 */
+    int16_t priority;       /* within a level, higher comes first; default 0 */
+    app_module_factory APP_MODULE_NULLABLE factory;
+    /* Names of the modules this one comes after, separated by commas
+     * ("Accounts,Database"), or NULL. */
+    const char *APP_MODULE_NULLABLE after;
+    /* The file that holds the APP_MODULE line, for diagnostics, or NULL. */
+    const char *APP_MODULE_NULLABLE source_file;
+    uint64_t reserved1[3];  /* must be 0 */
+    char name[APP_MODULE_NAME_CAPACITY]; /* NUL-terminated UTF-8 */
+} app_module_record;
+
+_Static_assert(sizeof(app_module_record) == APP_MODULE_RECORD_SIZE,
+               "app_module_record must be APP_MODULE_RECORD_SIZE bytes");
+_Static_assert(_Alignof(app_module_record) == APP_MODULE_RECORD_ALIGNMENT,
+               "app_module_record must have APP_MODULE_RECORD_ALIGNMENT");
+_Static_assert(APP_MODULE_RECORD_SIZE % APP_MODULE_RECORD_ALIGNMENT == 0,
+               "records must follow each other without padding");
+_Static_assert(__builtin_offsetof(app_module_record, name) == 64,
+               "the name starts at byte 64 of a record (RecordABI.md)");
+
+/* ---- The annotation ------------------------------------------------------ */
+
+/* `used` keeps a record from the compiler; `retain` (SHF_GNU_RETAIN) keeps it
+ * from the linker's --gc-sections. Older compilers lack `retain`; gold and
+ * bfd still keep sections that __start_/__stop_ name, lld may not. */
+#if defined(__has_attribute)
+#  if __has_attribute(retain)
+#    define APP_MODULE_RETAIN __attribute__((retain))
+#  endif
+#endif
+#ifndef APP_MODULE_RETAIN
+#  define APP_MODULE_RETAIN
+#endif
+
+#define APP_MODULE_RECORD_ATTRIBUTES                                                    \
+    __attribute__((used, section(APP_MODULE_SECTION), visibility("hidden"),             \
+                   aligned(APP_MODULE_RECORD_ALIGNMENT))) APP_MODULE_RETAIN
+
+/* The options of APP_MODULE are designated initializers that override the
+ * defaults; say so to the compiler instead of warning. */
+#if defined(__clang__)
+#  define APP_MODULE_OPTIONS_BEGIN                                                      \
+    _Pragma("clang diagnostic push")                                                    \
+    _Pragma("clang diagnostic ignored \"-Winitializer-overrides\"")
+#  define APP_MODULE_OPTIONS_END _Pragma("clang diagnostic pop")
+#elif defined(__GNUC__)
+#  define APP_MODULE_OPTIONS_BEGIN                                                      \
+    _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Woverride-init\"")
+#  define APP_MODULE_OPTIONS_END _Pragma("GCC diagnostic pop")
+#else
+#  define APP_MODULE_OPTIONS_BEGIN
+#  define APP_MODULE_OPTIONS_END
+#endif
+
+#if defined(__FILE_NAME__)
+#  define APP_MODULE_SOURCE_FILE __FILE_NAME__
+#else
+#  define APP_MODULE_SOURCE_FILE __FILE__
+#endif
+
+/*
+ * APP_MODULE(NAME, options...): registers module NAME, a C identifier of at
+ * most 63 bytes. Its factory is the function `app_module_NAME`, which the
+ * module's Swift target defines with `@c(app_module_NAME)`; without it the
+ * link fails with "undefined reference to `app_module_NAME'". Registering
+ * NAME twice in one image fails the link too (`app_module_record_NAME`).
+ *
+ * Options, all optional, as designated initializers:
+ *   .level    = APP_MODULE_LEVEL_CORE | _SERVICE | _FEATURE (default) | _LATE
+ *   .priority = an int16_t; within a level, higher comes first (default 0)
+ *   .after    = "A,B": the modules this one comes after
+ */
+#define APP_MODULE(NAME, ...)                                                           \
+    _Static_assert(sizeof(#NAME) <= APP_MODULE_NAME_CAPACITY,                          \
+                   "module name '" #NAME "' is longer than 63 bytes");                  \
+    extern app_module_handle app_module_##NAME(void);                                   \
+    APP_MODULE_OPTIONS_BEGIN                                                            \
+    APP_MODULE_RECORD_ATTRIBUTES const app_module_record app_module_record_##NAME = {   \
+        .kind = APP_MODULE_KIND_MODULE,                                                 \
+        .version = APP_MODULE_ABI_VERSION,                                              \
+        .size = APP_MODULE_RECORD_SIZE,                                                 \
+        .level = APP_MODULE_LEVEL_FEATURE,                                              \
+        .factory = app_module_##NAME,                                                   \
+        .source_file = APP_MODULE_SOURCE_FILE,                                          \
+        .name = #NAME,                                                                  \
+        __VA_ARGS__                                                                     \
+    };                                                                                  \
+    APP_MODULE_OPTIONS_END                                                              \
+    extern const app_module_record app_module_record_##NAME /* takes the caller's ';' */
+
+#endif /* SECTION_REGISTRY_APP_MODULE_H */

@@ -1,0 +1,62 @@
+// swift-tools-version: 6.3
+import PackageDescription
+
+/// One feature of the example app: a Swift target with the module, and the
+/// tiny C target whose one `APP_MODULE` line registers it.
+func exampleFeature(_ name: String) -> [Target] {
+    [
+        .target(
+            name: "Example\(name)",
+            dependencies: ["SectionRegistry", .target(name: "Example\(name)Registration")],
+            path: "Sources/Example/\(name)"
+        ),
+        .target(
+            name: "Example\(name)Registration",
+            dependencies: ["CSectionRegistry"],
+            path: "Sources/Example/\(name)Registration",
+            publicHeadersPath: "."
+        ),
+    ]
+}
+
+let exampleFeatures = ["Accounts", "Billing", "Search", "Audit"]
+
+let package = Package(
+    name: "SectionRegistry",
+    products: [
+        .library(name: "SectionRegistry", targets: ["SectionRegistry"]),
+        .executable(name: "registry-example", targets: ["ExampleApp"]),
+    ],
+    targets: [
+        // The record ABI, the APP_MODULE macro and the section anchor.
+        .target(
+            name: "CSectionRegistry",
+            path: "CSectionRegistry",
+            exclude: ["include/RecordABI.md"]
+        ),
+        .target(
+            name: "SectionRegistry",
+            dependencies: ["CSectionRegistry"]
+        ),
+
+        // The example app: it depends on its features to link them, and
+        // imports none of them: there is no central list.
+        .executableTarget(
+            name: "ExampleApp",
+            dependencies: ["SectionRegistry"] + exampleFeatures.map { .target(name: "Example\($0)") },
+            path: "Sources/Example/App"
+        ),
+    ] + exampleFeatures.flatMap(exampleFeature) + [
+        .target(
+            name: "TestModuleRecords",
+            dependencies: ["CSectionRegistry"],
+            path: "Tests/TestModuleRecords",
+            publicHeadersPath: "."
+        ),
+        .testTarget(
+            name: "SectionRegistryTests",
+            dependencies: ["SectionRegistry", "CSectionRegistry", "TestModuleRecords"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

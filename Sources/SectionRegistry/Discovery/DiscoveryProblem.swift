@@ -1,0 +1,35 @@
+/// One reason discovery cannot produce a registry, specific enough to act on.
+public enum DiscoveryProblem: Sendable, Hashable, CustomStringConvertible {
+    /// The section is not a whole number of records: records of another
+    /// size or alignment were linked in.
+    case sectionNotWholeRecords(byteCount: Int)
+    /// The reader's anchor record is not between `__start_app_modules` and
+    /// `__stop_app_modules`: the bounds do not describe the section.
+    case anchorOutsideSection
+    /// The section holds no module record at all.
+    case noModules
+    /// A module record fails the checks of the record ABI.
+    case invalidRecord(RecordLocation, name: String?, [RecordDefect])
+    /// Two records register one name.
+    case duplicateName(String, RecordLocation, RecordLocation)
+
+    public var description: String {
+        switch self {
+        case .sectionNotWholeRecords(let byteCount):
+            return "the app_modules section is \(byteCount) bytes, not a whole number of \(ModuleRecord.size)-byte records: "
+                + "some record was compiled with another layout or alignment; rebuild every registration target against one app_module.h"
+        case .anchorOutsideSection:
+            return "the anchor record lies outside __start_app_modules..__stop_app_modules: "
+                + "a linker script or section rename split the app_modules section; keep every input app_modules section in one output section"
+        case .noModules:
+            return "the app_modules section holds no module records. If modules are linked, the linker dropped their records: "
+                + "check the binary with scripts/verify-sections.sh; records in a static archive that nothing references are not linked "
+                + "(link their object files directly, as SwiftPM does)"
+        case .invalidRecord(let location, let name, let defects):
+            let subject = name.map { "module '\($0)', \(location)," } ?? "\(location)"
+            return defects.map { "\(subject) \($0)" }.joined(separator: "\n")
+        case .duplicateName(let name, let first, let second):
+            return "module '\(name)' is registered twice, by \(first) and by \(second): remove one APP_MODULE(\(name)) or rename a module"
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import CSectionRegistry
+
+/// Something wrong with one module record, said so that the fix is clear.
+public enum RecordDefect: Sendable, Hashable, CustomStringConvertible {
+    /// The record's ABI version is not the one this reader implements.
+    case unsupportedVersion(UInt16)
+    /// The record's size field is not the size of a version-1 record.
+    case wrongSize(UInt16)
+    /// The record sets flags that version 1 does not define.
+    case unknownFlags(UInt32)
+    /// The record's level is none of the ``ModuleLevel`` tiers.
+    case unknownLevel(UInt8)
+    /// A reserved field is not zero.
+    case nonzeroReserved
+    /// The name fills its whole field without a terminating NUL.
+    case unterminatedName
+    /// The name is empty.
+    case emptyName
+    /// The name is not valid UTF-8.
+    case nameNotUTF8
+    /// The name holds a comma, white space or a control character, which
+    /// would make it impossible to name in an `.after` list.
+    case invalidNameCharacter(String)
+    /// The factory pointer is null.
+    case missingFactory
+    /// The `.after` list is not valid UTF-8.
+    case dependenciesNotUTF8
+    /// The `.after` list has an empty entry.
+    case emptyDependency(list: String)
+
+    public var description: String {
+        let rebuild = "rebuild its registration target against this SectionRegistry's app_module.h"
+        switch self {
+        case .unsupportedVersion(let version):
+            return "has record ABI version \(version), this reader implements version \(APP_MODULE_ABI_VERSION): \(rebuild)"
+        case .wrongSize(let size):
+            return "says it is \(size) bytes, a version-\(APP_MODULE_ABI_VERSION) record is \(ModuleRecord.size): \(rebuild)"
+        case .unknownFlags(let flags):
+            return "sets flags 0x\(String(flags, radix: 16)), which version \(APP_MODULE_ABI_VERSION) does not define: \(rebuild)"
+        case .unknownLevel(let level):
+            return "has level \(level); use APP_MODULE_LEVEL_CORE, _SERVICE, _FEATURE or _LATE"
+        case .nonzeroReserved:
+            return "has non-zero reserved fields: write records with APP_MODULE, not by hand"
+        case .unterminatedName:
+            return "has a name that fills all \(ModuleRecord.nameCapacity) bytes with no NUL: names are at most \(ModuleRecord.nameCapacity - 1) bytes"
+        case .emptyName:
+            return "has an empty name"
+        case .nameNotUTF8:
+            return "has a name that is not valid UTF-8"
+        case .invalidNameCharacter(let name):
+            return "has the name \"\(name)\", which holds a comma, white space or a control character: module names are C identifiers"
+        case .missingFactory:
+            return "has no factory: define it in Swift with @c(app_module_NAME)"
+        case .dependenciesNotUTF8:
+            return "has an .after list that is not valid UTF-8"
+        case .emptyDependency(let list):
+            return "has an empty name in its .after list \"\(list)\": separate module names with single commas"
+        }
+    }
+}

@@ -1,0 +1,16 @@
+/// Where a record sits in its section, to name it in diagnostics.
+public struct RecordLocation: Sendable, Hashable, CustomStringConvertible {
+    /// The record's slot in the section, counting from 0 (the anchor and
+    /// skipped records take slots too). Not an order: linkers place records
+    /// as they please.
+    public let index: Int
+    /// Bytes from the start of the section.
+    public let byteOffset: Int
+    /// The file with the `APP_MODULE` line, when the record names it.
+    public let sourceFile: String?
+
+    public var description: String {
+        let offset = "offset 0x" + String(byteOffset, radix: 16)
+        return "record #\(index) (" + [sourceFile, offset].compactMap { $0 }.joined(separator: ", ") + ")"
+    }
+}

@@ -1,0 +1,74 @@
+/// The modules linked into this program, found through their records in the
+/// ELF section `app_modules`, and the name-to-factory map built from them.
+///
+/// ```swift
+/// let registry = try ModuleRegistry.linked()
+/// for module in registry.modules {
+///     try await module.makeModule().setUp()
+/// }
+/// ```
+///
+/// A registry is an immutable value: share it freely between tasks.
+public struct ModuleRegistry: Sendable {
+    /// Every module, in declared order: by level, then priority (higher
+    /// first), then name. Never in link or section order.
+    public let modules: [ModuleDescriptor]
+
+    /// The name-to-factory map: positions in ``modules`` by name.
+    private let positions: [String: Int]
+
+    /// The registry of the modules linked into the image that holds this
+    /// library, typically the executable.
+    ///
+    /// The section is read and checked on the first call, from whichever
+    /// thread makes it, and never again: later calls return the same registry
+    /// or throw the same error. Nothing runs before `main`.
+    ///
+    /// - Throws: ``DiscoveryError`` listing every problem with the section:
+    ///   malformed records, duplicate names, no modules at all (the linker
+    ///   dropped them), bounds that do not enclose the section.
+    public static func linked() throws(DiscoveryError) -> ModuleRegistry {
+        try linkedDiscovery.get()
+    }
+
+    private static let linkedDiscovery = Result { () throws(DiscoveryError) in
+        try ModuleRegistry(SectionScan(LinkedSection.bytes()))
+    }
+
+    /// Builds the registry from one scan of a section, or fails with every
+    /// problem the scan found, duplicate names included.
+    init(_ scan: SectionScan) throws(DiscoveryError) {
+        var problems = scan.problems
+        var firstByName: [String: ModuleDescriptor] = [:]
+        for module in scan.modules {
+            if let first = firstByName[module.name] {
+                problems.append(.duplicateName(module.name, first.location, module.location))
+            } else {
+                firstByName[module.name] = module
+            }
+        }
+        if scan.modules.isEmpty && problems.isEmpty {
+            problems.append(.noModules)
+        }
+        guard problems.isEmpty else { throw DiscoveryError(problems: problems) }
+
+        modules = scan.modules.sorted(by: ModuleDescriptor.precedesInDeclaredOrder)
+        positions = Dictionary(uniqueKeysWithValues: modules.enumerated().map { ($1.name, $0) })
+    }
+
+    /// The module registered under `name`, or `nil`.
+    public subscript(name: String) -> ModuleDescriptor? {
+        positions[name].map { modules[$0] }
+    }
+
+    /// Creates a new instance of the module registered under `name`.
+    ///
+    /// - Throws: ``UnknownModuleError`` naming the module and listing the
+    ///   linked ones.
+    public func makeModule(named name: String) throws(UnknownModuleError) -> any AppModule {
+        guard let module = self[name] else {
+            throw UnknownModuleError(name: name, knownNames: modules.map(\.name))
+        }
+        return module.makeModule()
+    }
+}
