@@ -148,7 +148,7 @@ _Static_assert(__builtin_offsetof(app_module_record, name) == 64,
  */
 #define APP_MODULE(NAME, ...)                                                           \
     _Static_assert(sizeof(#NAME) <= APP_MODULE_NAME_CAPACITY,                          \
-                   "module name '" #NAME "' is longer than 63 bytes");                  \
+                   "module name " #NAME " is longer than 63 bytes");                  \
     extern app_module_handle app_module_##NAME(void);                                   \
     APP_MODULE_OPTIONS_BEGIN                                                            \
     APP_MODULE_RECORD_ATTRIBUTES const app_module_record app_module_record_##NAME = {   \

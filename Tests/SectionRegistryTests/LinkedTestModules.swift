@@ -1,9 +1,13 @@
 import SectionRegistry
 
 /// The module behind every record in Tests/TestModuleRecords: it remembers
-/// which factory made it.
-struct LinkedTestModule: AppModule {
+/// which factory made it. A class, so that instances can be told apart.
+final class LinkedTestModule: AppModule {
     let madeBy: String
+
+    init(madeBy: String) {
+        self.madeBy = madeBy
+    }
 }
 
 @c(app_module_TestLate) func makeTestLate() -> AppModuleHandle { AppModuleHandle(LinkedTestModule(madeBy: "TestLate")) }

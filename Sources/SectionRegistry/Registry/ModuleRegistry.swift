@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The modules linked into this program, found through their records in the
 /// ELF section `app_modules`, and the name-to-factory map built from them.
 ///
@@ -32,8 +34,13 @@ public struct ModuleRegistry: Sendable {
     }
 
     private static let linkedDiscovery = Result { () throws(DiscoveryError) in
-        try ModuleRegistry(SectionScan(LinkedSection.bytes()))
+        linkedDiscoveryCount.add(1, ordering: .relaxed)
+        return try ModuleRegistry(SectionScan(LinkedSection.bytes()))
     }
+
+    /// How many times ``linked()`` has read the section in this process:
+    /// once, however many threads ask first.
+    static let linkedDiscoveryCount = Atomic<Int>(0)
 
     /// Builds the registry from one scan of a section, or fails with every
     /// problem the scan found, duplicate names included.

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+/// Real binaries built by SwiftPM with real linkers, checked with readelf.
+///
+/// Each build has a scratch folder of its own under .build-tests/, so that
+/// these nested SwiftPM runs never wait for the lock of the one running the
+/// tests, and later runs are incremental.
+@Suite(.serialized) struct BuildIntegrationTests {
+    static let exampleModules = ["Accounts", "Audit", "Billing", "Search"]
+
+    /// Builds `product` of the package at `packagePath` and returns the build
+    /// log and, when it linked, the binary's path.
+    func swiftBuild(
+        _ product: String,
+        packagePath: URL = packageRoot,
+        scratch: String,
+        extraArguments: [String] = []
+    ) throws -> (result: CommandResult, binary: String) {
+        let scratchPath = packageRoot.appendingPathComponent(".build-tests/\(scratch)").path
+        let arguments = ["swift", "build", "--package-path", packagePath.path, "--scratch-path", scratchPath,
+                         "--product", product] + extraArguments
+        let result = try runCommand(arguments)
+        let binPath = try runCommand(arguments + ["--show-bin-path"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        return (result, binPath + "/" + product)
+    }
+
+    /// The lines in which the example lists what it discovered, in order.
+    func discoveredModules(runningExample binary: String) throws -> [Substring] {
+        let run = try runCommand([binary])
+        #expect(run.status == 0, "\(run.output)")
+        return run.output.split(separator: "\n").filter { $0.hasPrefix("  ") && !$0.hasPrefix("    ") }
+    }
+
+    @Test func debugExampleFindsEveryFeatureInDeclaredOrder() throws {
+        let build = try swiftBuild("registry-example", scratch: "debug")
+        #expect(build.result.status == 0, "\(build.result.output)")
+        #expect(!build.result.output.contains("warning:"), "\(build.result.output)")
+        #expect(try discoveredModules(runningExample: build.binary).map { $0.split(separator: " ")[1] }
+            == ["Accounts", "Search", "Billing", "Audit"])
+    }
+
+    @Test(arguments: ["gold", "lld", "bfd"])
+    func releaseExampleHoldsAndFindsTheSameModulesAsDebug(linker: String) throws {
+        let debug = try swiftBuild("registry-example", scratch: "debug")
+        try #require(debug.result.status == 0, "\(debug.result.output)")
+        let release = try swiftBuild(
+            "registry-example", scratch: "release-\(linker)",
+            extraArguments: ["-c", "release", "-Xswiftc", "-use-ld=\(linker)"]
+        )
+        try #require(release.result.status == 0, "\(release.result.output)")
+        #expect(!release.result.output.contains("warning:"), "\(release.result.output)")
+
+        let verify = try runCommand([verifySectionsScript, release.binary] + Self.exampleModules)
+        #expect(verify.status == 0, "\(verify.output)")
+        #expect(verify.output.hasPrefix(Self.exampleModules.joined(separator: "\n") + "\n"))
+
+        let readelf = try runCommand(["readelf", "-p", "app_modules", release.binary])
+        for name in Self.exampleModules {
+            #expect(readelf.output.contains("]  \(name)\n"), "readelf -p app_modules shows \(name)")
+        }
+        #expect(try discoveredModules(runningExample: release.binary) == discoveredModules(runningExample: debug.binary))
+    }
+
+    @Test func aClientPackageLinksAndFindsItsModule() throws {
+        let build = try swiftBuild("GoodApp", packagePath: clientPackage, scratch: "client")
+        try #require(build.result.status == 0, "\(build.result.output)")
+        let run = try runCommand([build.binary])
+        #expect(run.output == "found Greeter [service]\nGreeter: hello\n")
+        #expect(try runCommand([verifySectionsScript, build.binary, "Greeter"]).status == 0)
+    }
+
+    @Test func aModuleWithoutItsSwiftFactoryFailsTheLinkNamingTheModule() throws {
+        let build = try swiftBuild("OrphanApp", packagePath: clientPackage, scratch: "client")
+        #expect(build.result.status != 0)
+        #expect(build.result.output.contains("undefined reference to 'app_module_Orphan'"), "\(build.result.output)")
+    }
+
+    @Test func verifySectionsRejectsABinaryWithoutTheSection() throws {
+        let result = try runCommand([verifySectionsScript, "/bin/sh"])
+        #expect(result.status == 1)
+        #expect(result.output.contains("has no app_modules section"))
+    }
+
+    @Test func verifySectionsNamesAMissingExpectedModule() throws {
+        let build = try swiftBuild("registry-example", scratch: "debug")
+        try #require(build.result.status == 0, "\(build.result.output)")
+        let result = try runCommand([verifySectionsScript, build.binary, "Billing", "Payroll"])
+        #expect(result.status == 1)
+        #expect(result.output.contains("expected modules missing from app_modules: Payroll"))
+    }
+
+    var clientPackage: URL { packageRoot.appendingPathComponent("Tests/Fixtures/ClientPackage") }
+}

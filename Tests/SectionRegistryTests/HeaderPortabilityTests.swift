@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// app_module.h compiled by Clang and GCC as users' registration targets
+/// would be: one record each, retained, pointing at an undefined factory.
+@Suite struct HeaderPortabilityTests {
+    static let compilers = ["clang", "gcc"]
+
+    func compile(_ source: String, with compiler: String) throws -> (result: CommandResult, object: String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("header-\(compiler)-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let sourceFile = directory.appendingPathComponent("registration.c")
+        try source.write(to: sourceFile, atomically: true, encoding: .utf8)
+        let object = directory.appendingPathComponent("registration.o").path
+        let include = packageRoot.appendingPathComponent("CSectionRegistry/include").path
+        let result = try runCommand([compiler, "-std=c11", "-Wall", "-Wextra", "-Werror", "-fPIC", "-O2",
+                                     "-I", include, "-c", sourceFile.path, "-o", object])
+        return (result, object)
+    }
+
+    @Test(arguments: compilers)
+    func recordIsRetainedAndAlignedWithAnUndefinedFactory(compiler: String) throws {
+        let source = """
+            #include <app_module.h>
+            APP_MODULE(Portable, .level = APP_MODULE_LEVEL_CORE, .priority = -2, .after = "A,B");
+            """
+        let (result, object) = try compile(source, with: compiler)
+        try #require(result.status == 0, "\(result.output)")
+
+        let sections = try runCommand(["readelf", "-S", "-W", object]).output
+        let header = try #require(sections.split(separator: "\n").first { $0.contains(" app_modules ") })
+        let fields = header.split(separator: "]")[1].split(separator: " ")
+        // name type address offset size entsize flags link info alignment
+        #expect(fields[4] == "000080", "one 128-byte record")
+        #expect(fields[6].contains("R"), "SHF_GNU_RETAIN keeps it through --gc-sections: \(header)")
+        #expect(fields.last == "16", "aligned to APP_MODULE_RECORD_ALIGNMENT")
+
+        let symbols = try runCommand(["nm", object]).output
+        #expect(symbols.contains("U app_module_Portable"))
+        #expect(symbols.contains("app_module_record_Portable"))
+        #expect(try runCommand(["readelf", "-p", "app_modules", object]).output.contains("]  Portable\n"))
+    }
+
+    @Test(arguments: compilers)
+    func aNameLongerThanTheRecordAllowsFailsToCompile(compiler: String) throws {
+        let name = String(repeating: "N", count: 64)
+        let (result, _) = try compile("#include <app_module.h>\nAPP_MODULE(\(name));\n", with: compiler)
+        #expect(result.status != 0)
+        #expect(result.output.contains("module name \(name) is longer than 63 bytes"), "\(result.output)")
+    }
+}

@@ -1,0 +1,51 @@
+import CSectionRegistry
+import Testing
+@testable import SectionRegistry
+
+/// Ordering, lookup and instantiation on synthetic sections.
+@Suite struct RegistryTests {
+    static var records: [app_module_record] {[
+        moduleRecord("Zeta", level: .late),
+        moduleRecord("Beta"),
+        moduleRecord("Alpha"),
+        moduleRecord("Urgent", priority: 5),
+        moduleRecord("Base", level: .core),
+        moduleRecord("Store", level: .service, priority: -1),
+        moduleRecord("Cache", level: .service, priority: -1),
+    ]}
+    static let declaredOrder = ["Base", "Cache", "Store", "Urgent", "Alpha", "Beta", "Zeta"]
+
+    @Test(arguments: 0..<7)
+    func orderIsLevelPriorityNameWhateverTheSectionOrder(rotation: Int) throws {
+        let rotated = Array(Self.records[rotation...] + Self.records[..<rotation])
+        #expect(try registry(of: rotated).modules.map(\.name) == Self.declaredOrder)
+        #expect(try registry(of: rotated.reversed()).modules.map(\.name) == Self.declaredOrder)
+    }
+
+    @Test func lookupByName() throws {
+        let registry = try registry(of: Self.records)
+        #expect(registry["Store"]?.level == .service)
+        #expect(registry["Store"]?.priority == -1)
+        #expect(registry["Missing"] == nil)
+    }
+
+    @Test func makeModuleReturnsWhatTheFactoryMakes() throws {
+        #expect(try registry(of: Self.records).makeModule(named: "Alpha") is SyntheticModule)
+    }
+
+    @Test func unknownNameSaysWhichAndListsTheLinkedOnes() throws {
+        let registry = try registry(of: [moduleRecord("Beta"), moduleRecord("Alpha")])
+        let error = #expect(throws: UnknownModuleError.self) { try registry.makeModule(named: "Gamma") }
+        #expect(error?.name == "Gamma")
+        #expect(error?.knownNames == ["Alpha", "Beta"])
+        #expect(error?.description.contains("no module named 'Gamma' is linked (linked: Alpha, Beta)") == true)
+    }
+
+    @Test func levelsMatchTheCHeader() {
+        #expect(ModuleLevel(rawValue: UInt8(APP_MODULE_LEVEL_CORE)) == .core)
+        #expect(ModuleLevel(rawValue: UInt8(APP_MODULE_LEVEL_SERVICE)) == .service)
+        #expect(ModuleLevel(rawValue: UInt8(APP_MODULE_LEVEL_FEATURE)) == .feature)
+        #expect(ModuleLevel(rawValue: UInt8(APP_MODULE_LEVEL_LATE)) == .late)
+        #expect(ModuleLevel.allCases.sorted() == [.core, .service, .feature, .late])
+    }
+}
