@@ -76,6 +76,30 @@ import Testing
         #expect(build.result.output.contains("undefined reference to 'app_module_Orphan'"), "\(build.result.output)")
     }
 
+    /// Records written without `retain`, as by a compiler that lacks it:
+    /// gold keeps them, lld's --gc-sections drops them, and then discovery
+    /// and verify-sections.sh must both say so instead of finding nothing.
+    @Test func recordsTheLinkerDroppedAreReportedNotIgnored() throws {
+        let gold = try swiftBuild(
+            "UnretainedApp", packagePath: clientPackage, scratch: "client-release-gold",
+            extraArguments: ["-c", "release", "-Xswiftc", "-use-ld=gold"]
+        )
+        try #require(gold.result.status == 0, "\(gold.result.output)")
+        #expect(try runCommand([gold.binary]).output == "[\"Unretained\"]\n")
+
+        let lld = try swiftBuild(
+            "UnretainedApp", packagePath: clientPackage, scratch: "client-release-lld",
+            extraArguments: ["-c", "release", "-Xswiftc", "-use-ld=lld"]
+        )
+        try #require(lld.result.status == 0, "\(lld.result.output)")
+        let run = try runCommand([lld.binary])
+        #expect(run.status == 1)
+        #expect(run.output.contains("the app_modules section holds no module records"), "\(run.output)")
+        let verify = try runCommand([verifySectionsScript, lld.binary])
+        #expect(verify.status == 1)
+        #expect(verify.output.contains("app_modules holds no module records"), "\(verify.output)")
+    }
+
     @Test func verifySectionsRejectsABinaryWithoutTheSection() throws {
         let result = try runCommand([verifySectionsScript, "/bin/sh"])
         #expect(result.status == 1)

@@ -14,7 +14,7 @@ extension AppModuleHandle {
 
     /// Unwraps the module, taking over the reference the factory made.
     /// Call it exactly once per handle.
-    consuming func takeModule() -> any AppModule {
+    func takeModule() -> any AppModule {
         Unmanaged<ModuleBox>.fromOpaque(instance).takeRetainedValue().module
     }
 }

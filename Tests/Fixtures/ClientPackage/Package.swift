@@ -1,35 +1,33 @@
 // swift-tools-version: 6.3
 // A package that uses SectionRegistry the way the README tells users to,
-// built by the integration tests: GoodApp must link and find Greeter;
-// OrphanApp registers a module without a Swift factory and must not link.
+// built by the integration tests:
+// - GoodApp must link and find Greeter;
+// - OrphanApp registers a module without a Swift factory and must not link;
+// - UnretainedApp registers a module as a compiler without `retain` would,
+//   which lld's --gc-sections drops: discovery must say so.
 import PackageDescription
+
+let sectionRegistry = Target.Dependency.product(name: "SectionRegistry", package: "SectionRegistry")
+
+/// A C target of APP_MODULE lines.
+func registration(_ name: String) -> Target {
+    .target(name: name, dependencies: [sectionRegistry], publicHeadersPath: ".")
+}
 
 let package = Package(
     name: "ClientPackage",
     dependencies: [.package(name: "SectionRegistry", path: "../../..")],
     targets: [
-        .target(
-            name: "Greeter",
-            dependencies: [.product(name: "SectionRegistry", package: "SectionRegistry"), "GreeterRegistration"]
-        ),
-        .target(
-            name: "GreeterRegistration",
-            dependencies: [.product(name: "SectionRegistry", package: "SectionRegistry")],
-            publicHeadersPath: "."
-        ),
-        .executableTarget(
-            name: "GoodApp",
-            dependencies: [.product(name: "SectionRegistry", package: "SectionRegistry"), "Greeter"]
-        ),
-        .target(
-            name: "OrphanRegistration",
-            dependencies: [.product(name: "SectionRegistry", package: "SectionRegistry")],
-            publicHeadersPath: "."
-        ),
-        .executableTarget(
-            name: "OrphanApp",
-            dependencies: [.product(name: "SectionRegistry", package: "SectionRegistry"), "OrphanRegistration"]
-        ),
+        registration("GreeterRegistration"),
+        .target(name: "Greeter", dependencies: [sectionRegistry, "GreeterRegistration"]),
+        .executableTarget(name: "GoodApp", dependencies: [sectionRegistry, "Greeter"]),
+
+        registration("OrphanRegistration"),
+        .executableTarget(name: "OrphanApp", dependencies: [sectionRegistry, "OrphanRegistration"]),
+
+        registration("UnretainedRegistration"),
+        .target(name: "Unretained", dependencies: [sectionRegistry, "UnretainedRegistration"]),
+        .executableTarget(name: "UnretainedApp", dependencies: [sectionRegistry, "Unretained"]),
     ],
     swiftLanguageModes: [.v6]
 )

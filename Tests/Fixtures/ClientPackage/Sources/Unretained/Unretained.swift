@@ -1,0 +1,5 @@
+import SectionRegistry
+
+@c(app_module_Unretained) func makeUnretained() -> AppModuleHandle { AppModuleHandle(Unretained()) }
+
+struct Unretained: AppModule {}
