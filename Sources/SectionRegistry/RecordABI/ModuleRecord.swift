@@ -17,7 +17,7 @@ enum ModuleRecord {
         case defective(RecordLocation, name: String?, [RecordDefect])
     }
 
-    /// Decodes the record that starts `location.byteOffset` bytes into
+    /// Decodes the record that starts `byteOffset` bytes into
     /// `section`, which holds at least ``size`` bytes from there.
     ///
     /// The record's pointers (factory, `.after`, source file) are used as they
