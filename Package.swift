@@ -7,7 +7,7 @@ func exampleFeature(_ name: String) -> [Target] {
     [
         .target(
             name: "Example\(name)",
-            dependencies: ["SectionRegistry", .target(name: "Example\(name)Registration")],
+            dependencies: ["SectionRegistry", "ExampleContracts", .target(name: "Example\(name)Registration")],
             path: "Sources/Example/\(name)"
         ),
         .target(
@@ -43,8 +43,13 @@ let package = Package(
         // imports none of them: there is no central list.
         .executableTarget(
             name: "ExampleApp",
-            dependencies: ["SectionRegistry"] + exampleFeatures.map { .target(name: "Example\($0)") },
+            dependencies: ["SectionRegistry", "ExampleContracts"] + exampleFeatures.map { .target(name: "Example\($0)") },
             path: "Sources/Example/App"
+        ),
+        .target(
+            name: "ExampleContracts",
+            dependencies: ["SectionRegistry"],
+            path: "Sources/Example/Contracts"
         ),
     ] + exampleFeatures.flatMap(exampleFeature) + [
         .target(

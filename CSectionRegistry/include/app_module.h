@@ -51,6 +51,12 @@
 /* Bytes for the name, its terminating NUL included: names of up to 63 bytes. */
 #define APP_MODULE_NAME_CAPACITY 64
 
+/* Flags. */
+/* The module may start concurrently with the modules of its level that it
+ * does not depend on (and that do not depend on it). */
+#define APP_MODULE_CONCURRENT_START 0x1u
+#define APP_MODULE_KNOWN_FLAGS APP_MODULE_CONCURRENT_START
+
 /* Launch tiers, in the spirit of the kernel's initcall levels: every module
  * of a lower level comes before any module of a higher one. */
 #define APP_MODULE_LEVEL_CORE 1
@@ -71,7 +77,7 @@ typedef struct __attribute__((aligned(APP_MODULE_RECORD_ALIGNMENT))) app_module_
     uint32_t kind;          /* APP_MODULE_KIND_MODULE */
     uint16_t version;       /* APP_MODULE_ABI_VERSION */
     uint16_t size;          /* APP_MODULE_RECORD_SIZE */
-    uint32_t flags;         /* none are defined in version 1: must be 0 */
+    uint32_t flags;         /* APP_MODULE_CONCURRENT_START, or 0 */
     uint8_t level;          /* APP_MODULE_LEVEL_* */
     uint8_t reserved0;      /* must be 0 */
     int16_t priority;       /* within a level, higher comes first; default 0 */
@@ -145,6 +151,8 @@ _Static_assert(__builtin_offsetof(app_module_record, name) == 64,
  *   .level    = APP_MODULE_LEVEL_CORE | _SERVICE | _FEATURE (default) | _LATE
  *   .priority = an int16_t; within a level, higher comes first (default 0)
  *   .after    = "A,B": the modules this one comes after
+ *   .flags    = APP_MODULE_CONCURRENT_START: may start alongside the modules
+ *               of its level it has no dependency with
  */
 #define APP_MODULE(NAME, ...)                                                           \
     _Static_assert(sizeof(#NAME) <= APP_MODULE_NAME_CAPACITY,                          \

@@ -5,7 +5,9 @@ import Testing
 ///
 /// Each build has a scratch folder of its own under .build-tests/, so that
 /// these nested SwiftPM runs never wait for the lock of the one running the
-/// tests, and later runs are incremental.
+/// tests, and later runs are incremental. Build manifests are not cached:
+/// SwiftPM would miss source files added to SectionRegistry since the last
+/// build of a package that depends on it by path.
 @Suite(.serialized) struct BuildIntegrationTests {
     static let exampleModules = ["Accounts", "Audit", "Billing", "Search"]
 
@@ -19,7 +21,7 @@ import Testing
     ) throws -> (result: CommandResult, binary: String) {
         let scratchPath = packageRoot.appendingPathComponent(".build-tests/\(scratch)").path
         let arguments = ["swift", "build", "--package-path", packagePath.path, "--scratch-path", scratchPath,
-                         "--product", product] + extraArguments
+                         "--product", product, "--disable-build-manifest-caching"] + extraArguments
         let result = try runCommand(arguments)
         let binPath = try runCommand(arguments + ["--show-bin-path"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
         return (result, binPath + "/" + product)

@@ -11,7 +11,7 @@ import Testing
         #expect(registry.modules.map(\.level) == [.core, .feature, .feature, .feature, .late])
         #expect(registry.modules.map(\.priority) == [-5, 7, 0, 0, 0])
         #expect(registry["TestFeatureA"]?.dependencies == ["TestCore", "TestLate"])
-        #expect(registry.modules.allSatisfy { $0.location.sourceFile == "test_modules.c" })
+        #expect(registry.modules.allSatisfy { $0.location?.sourceFile == "test_modules.c" })
     }
 
     @Test func eachNameMapsToItsOwnFactory() throws {
@@ -40,7 +40,7 @@ import Testing
     @Test func linkedSectionHoldsTheAnchorAndFiveRecordsWithoutPadding() throws {
         let section = try LinkedSection.bytes()
         #expect(section.count == 6 * 128)
-        let moduleSlots = try ModuleRegistry.linked().modules.map(\.location.index)
+        let moduleSlots = try ModuleRegistry.linked().modules.compactMap(\.location?.index)
         let anchorSlot = try #require(Set(0..<6).subtracting(moduleSlots).first)
         #expect(section[(anchorSlot * 128)..<((anchorSlot + 1) * 128)].allSatisfy { $0 == 0 })
     }

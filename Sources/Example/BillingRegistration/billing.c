@@ -1,3 +1,3 @@
 #include <app_module.h>
 
-APP_MODULE(Billing, .after = "Accounts");
+APP_MODULE(Billing, .after = "Accounts", .flags = APP_MODULE_CONCURRENT_START);

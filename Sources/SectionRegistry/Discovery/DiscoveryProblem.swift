@@ -10,8 +10,9 @@ public enum DiscoveryProblem: Sendable, Hashable, CustomStringConvertible {
     case noModules
     /// A module record fails the checks of the record ABI.
     case invalidRecord(RecordLocation, name: String?, [RecordDefect])
-    /// Two records register one name.
-    case duplicateName(String, RecordLocation, RecordLocation)
+    /// Two modules have one name; a `nil` location is a module declared in
+    /// Swift.
+    case duplicateName(String, RecordLocation?, RecordLocation?)
 
     public var description: String {
         switch self {
@@ -29,7 +30,8 @@ public enum DiscoveryProblem: Sendable, Hashable, CustomStringConvertible {
             let subject = name.map { "module '\($0)', \(location)," } ?? "\(location)"
             return defects.map { "\(subject) \($0)" }.joined(separator: "\n")
         case .duplicateName(let name, let first, let second):
-            return "module '\(name)' is registered twice, by \(first) and by \(second): remove one APP_MODULE(\(name)) or rename a module"
+            let places = [first, second].map { $0.map(String.init(describing:)) ?? "a Swift declaration" }
+            return "module '\(name)' is registered twice, by \(places[0]) and by \(places[1]): remove one APP_MODULE(\(name)) or rename a module"
         }
     }
 }

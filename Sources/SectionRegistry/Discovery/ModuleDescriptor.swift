@@ -1,7 +1,4 @@
-import CSectionRegistry
-
-/// One module found in the `app_modules` section: what its record declares,
-/// and its factory.
+/// One module: what its record declares, and how to make it.
 public struct ModuleDescriptor: Sendable, CustomStringConvertible {
     /// The name in `APP_MODULE(NAME)`, unique in the registry.
     public let name: String
@@ -11,21 +8,59 @@ public struct ModuleDescriptor: Sendable, CustomStringConvertible {
     public let priority: Int
     /// The modules this one comes after (`.after = "A,B"`), as written.
     public let dependencies: [String]
-    /// Where the record is, and the file that declared it.
-    public let location: RecordLocation
+    /// Whether it may start alongside the modules of its level it has no
+    /// dependency with (`.flags = APP_MODULE_CONCURRENT_START`).
+    public let startsConcurrently: Bool
+    /// Where its record is and which file declared it; `nil` for a module
+    /// declared in Swift.
+    public let location: RecordLocation?
 
-    let factory: app_module_factory
+    private let make: @Sendable () -> any AppModule
+
+    /// Declares a module in Swift, for tests and for hosts that assemble
+    /// some modules by hand. Linked modules come from their records; see
+    /// ``ModuleRegistry/linked()``.
+    public init(
+        name: String,
+        level: ModuleLevel = .feature,
+        priority: Int = 0,
+        after dependencies: [String] = [],
+        startsConcurrently: Bool = false,
+        make: @escaping @Sendable () -> any AppModule
+    ) {
+        self.init(name: name, level: level, priority: priority, after: dependencies,
+                  startsConcurrently: startsConcurrently, location: nil, make: make)
+    }
+
+    init(
+        name: String,
+        level: ModuleLevel,
+        priority: Int,
+        after dependencies: [String],
+        startsConcurrently: Bool,
+        location: RecordLocation?,
+        make: @escaping @Sendable () -> any AppModule
+    ) {
+        self.name = name
+        self.level = level
+        self.priority = priority
+        self.dependencies = dependencies
+        self.startsConcurrently = startsConcurrently
+        self.location = location
+        self.make = make
+    }
 
     /// Creates a new instance of the module with its factory.
     ///
     /// Every call makes a new instance; keeping one is the caller's choice.
     public func makeModule() -> any AppModule {
-        factory().takeModule()
+        make()
     }
 
     public var description: String {
         var text = "\(name) [\(level), priority \(priority)"
         if !dependencies.isEmpty { text += ", after \(dependencies.joined(separator: ", "))" }
+        if startsConcurrently { text += ", concurrent start" }
         return text + "]"
     }
 }

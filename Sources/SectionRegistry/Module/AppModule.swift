@@ -1,26 +1,53 @@
 /// A feature of the app that registers itself by being linked.
 ///
 /// A module is created by its factory, the `@c(app_module_NAME)` function its
-/// `APP_MODULE(NAME)` record points to, and is otherwise an ordinary value or
-/// object of the feature's own target:
+/// `APP_MODULE(NAME)` record points to. A ``ModuleHost`` then takes it
+/// through its hooks, each optional:
+///
+/// 1. ``setUp(_:)``: register services and event handlers; in start order.
+/// 2. ``start(_:)``: begin work; after the modules it comes after have
+///    started, alongside others if its record says it may.
+/// 3. ``ready(_:)``: every module has started; in start order.
+/// 4. ``reload(_:)``: on SIGHUP or ``ModuleHost/reload()``.
+/// 5. ``stop(_:)``: in reverse start order, within a time limit; only
+///    for a module whose ``start(_:)`` succeeded.
 ///
 /// ```swift
 /// import SectionRegistry
 ///
-/// struct Billing: AppModule {
-///     func setUp() async throws { /* open the ledger */ }
-/// }
-///
 /// @c(app_module_Billing) func makeBilling() -> AppModuleHandle { AppModuleHandle(Billing()) }
+///
+/// struct Billing: AppModule {
+///     func start(_ context: ModuleContext) async throws {
+///         let accounts = try context.service(AccountDirectory.self)
+///         context.log("billing \(accounts.count) accounts")
+///     }
+/// }
 /// ```
 public protocol AppModule: Sendable {
-    /// Prepares the module. The host calls it once per instance, in the
-    /// registry's declared order (see ``ModuleRegistry/modules``).
-    ///
-    /// The default does nothing.
-    func setUp() async throws
+    /// Prepares the module: register services and event handlers here. If
+    /// it throws, nothing has started and launch stops.
+    func setUp(_ context: ModuleContext) async throws
+
+    /// Starts the module's work. If it throws, every module already started
+    /// is stopped in reverse order and launch fails.
+    func start(_ context: ModuleContext) async throws
+
+    /// Every module has started. If it throws, every module is stopped and
+    /// launch fails.
+    func ready(_ context: ModuleContext) async throws
+
+    /// Re-reads configuration. A failure is reported and changes nothing else.
+    func reload(_ context: ModuleContext) async throws
+
+    /// Stops the module's work, within ``HostConfiguration/stopTimeLimit``.
+    func stop(_ context: ModuleContext) async throws
 }
 
 extension AppModule {
-    public func setUp() async throws {}
+    public func setUp(_ context: ModuleContext) async throws {}
+    public func start(_ context: ModuleContext) async throws {}
+    public func ready(_ context: ModuleContext) async throws {}
+    public func reload(_ context: ModuleContext) async throws {}
+    public func stop(_ context: ModuleContext) async throws {}
 }

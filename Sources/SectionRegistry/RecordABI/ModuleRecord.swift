@@ -29,7 +29,8 @@ enum ModuleRecord {
         var defects: [RecordDefect] = []
         if record.version != APP_MODULE_ABI_VERSION { defects.append(.unsupportedVersion(record.version)) }
         if record.size != size { defects.append(.wrongSize(record.size)) }
-        if record.flags != 0 { defects.append(.unknownFlags(record.flags)) }
+        let unknownFlags = record.flags & ~APP_MODULE_KNOWN_FLAGS
+        if unknownFlags != 0 { defects.append(.unknownFlags(unknownFlags)) }
         let level = ModuleLevel(rawValue: record.level)
         if level == nil { defects.append(.unknownLevel(record.level)) }
         if record.reserved0 != 0 || record.reserved1 != (0, 0, 0) { defects.append(.nonzeroReserved) }
@@ -47,9 +48,10 @@ enum ModuleRecord {
             name: name,
             level: level,
             priority: Int(record.priority),
-            dependencies: dependencies,
+            after: dependencies,
+            startsConcurrently: record.flags & APP_MODULE_CONCURRENT_START != 0,
             location: location,
-            factory: factory
+            make: { factory().takeModule() }
         ))
     }
 

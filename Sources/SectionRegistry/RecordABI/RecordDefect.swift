@@ -6,7 +6,7 @@ public enum RecordDefect: Sendable, Hashable, CustomStringConvertible {
     case unsupportedVersion(UInt16)
     /// The record's size field is not the size of a version-1 record.
     case wrongSize(UInt16)
-    /// The record sets flags that version 1 does not define.
+    /// The record sets flags that version 1 does not define (these bits).
     case unknownFlags(UInt32)
     /// The record's level is none of the ``ModuleLevel`` tiers.
     case unknownLevel(UInt8)

@@ -42,24 +42,37 @@ public struct ModuleRegistry: Sendable {
     /// once, however many threads ask first.
     static let linkedDiscoveryCount = Atomic<Int>(0)
 
+    /// A registry of modules declared in Swift instead of linked records:
+    /// for tests, and for hosts that assemble modules by hand.
+    ///
+    /// - Throws: ``DiscoveryError`` when two modules share a name or there
+    ///   is none.
+    public init(declaring modules: [ModuleDescriptor]) throws(DiscoveryError) {
+        try self.init(modules, problems: [])
+    }
+
     /// Builds the registry from one scan of a section, or fails with every
     /// problem the scan found, duplicate names included.
     init(_ scan: SectionScan) throws(DiscoveryError) {
-        var problems = scan.problems
+        try self.init(scan.modules, problems: scan.problems)
+    }
+
+    private init(_ candidates: [ModuleDescriptor], problems: [DiscoveryProblem]) throws(DiscoveryError) {
+        var problems = problems
         var firstByName: [String: ModuleDescriptor] = [:]
-        for module in scan.modules {
+        for module in candidates {
             if let first = firstByName[module.name] {
                 problems.append(.duplicateName(module.name, first.location, module.location))
             } else {
                 firstByName[module.name] = module
             }
         }
-        if scan.modules.isEmpty && problems.isEmpty {
+        if candidates.isEmpty && problems.isEmpty {
             problems.append(.noModules)
         }
         guard problems.isEmpty else { throw DiscoveryError(problems: problems) }
 
-        modules = scan.modules.sorted(by: ModuleDescriptor.precedesInDeclaredOrder)
+        modules = candidates.sorted(by: ModuleDescriptor.precedesInDeclaredOrder)
         positions = Dictionary(uniqueKeysWithValues: modules.enumerated().map { ($1.name, $0) })
     }
 

@@ -1,6 +1,7 @@
 import SectionRegistry
 
-for module in try ModuleRegistry.linked().modules {
+let registry = try ModuleRegistry.linked()
+for module in registry.modules {
     print("found \(module.name) [\(module.level)]")
-    try await module.makeModule().setUp()
 }
+try await ModuleHost(registry: registry).launch()

@@ -3,7 +3,7 @@ import SectionRegistry
 @c(app_module_Greeter) func makeGreeter() -> AppModuleHandle { AppModuleHandle(Greeter()) }
 
 struct Greeter: AppModule {
-    func setUp() async throws {
+    func start(_ context: ModuleContext) async throws {
         print("Greeter: hello")
     }
 }

@@ -1,0 +1,70 @@
+/// What the host shares with a module: launch arguments, environment,
+/// configuration, services, events. One per module, all backed by one host:
+/// no global singleton.
+public struct ModuleContext: Sendable {
+    /// The module this context belongs to; services and handlers it
+    /// registers are recorded under this name.
+    public let moduleName: String
+    /// The module's place in the start order.
+    let rank: Int
+    let host: HostState
+
+    /// The launch arguments.
+    public var arguments: [String] { host.configuration.arguments }
+
+    /// The environment.
+    public var environment: [String: String] { host.configuration.environment }
+
+    /// The configuration value for `key`, from ``HostConfiguration/values``.
+    public subscript(configuration key: String) -> String? {
+        host.configuration.values[key]
+    }
+
+    /// Writes a line to the host's log (``HostConfiguration/log``).
+    public func log(_ message: String) {
+        host.configuration.log(message)
+    }
+
+    /// Offers a service to every module, found by its type: usually a
+    /// protocol (`PaymentGateway.self`). `make` runs on the first lookup
+    /// (``ServiceLifetime/shared``) or on every one (``ServiceLifetime/perLookup``).
+    ///
+    /// - Throws: ``ServiceError/duplicate(service:registeredBy:again:)`` if
+    ///   another module registered the type.
+    public func register<Service: Sendable>(
+        _ type: Service.Type,
+        lifetime: ServiceLifetime = .shared,
+        make: @escaping @Sendable () throws -> Service
+    ) throws(ServiceError) {
+        try host.services.register(type, by: moduleName, lifetime: lifetime, make: make)
+    }
+
+    /// The service registered for `type`.
+    ///
+    /// - Throws: ``ServiceError/missing(service:requester:registered:)``
+    ///   naming the service and this module when no module registered it.
+    public func service<Service: Sendable>(_ type: Service.Type) throws(ServiceError) -> Service {
+        try host.services.resolve(type, for: moduleName)
+    }
+
+    /// Handles `Event`, answering with a reply or `nil` to leave it to the
+    /// modules after this one.
+    public func on<Event: ModuleEvent>(_ type: Event.Type, reply handler: @escaping @Sendable (Event) async throws -> Event.Reply?) {
+        host.handlers.add(EventHandler(module: moduleName, rank: rank, body: .direct(handler)))
+    }
+
+    /// Handles `Event`, which has no reply: the module always handles it.
+    public func on<Event: ModuleEvent>(_ type: Event.Type, perform handler: @escaping @Sendable (Event) async throws -> Void)
+    where Event.Reply == Void {
+        on(type, reply: { event in try await handler(event) })
+    }
+
+    /// Handles `Event` with an answer given later through `responder`, from
+    /// any task: for modules that bridge callbacks. The first answer counts.
+    public func on<Event: ModuleEvent>(
+        _ type: Event.Type,
+        answer handler: @escaping @Sendable (Event, EventResponder<Event.Reply>) async throws -> Void
+    ) {
+        host.handlers.add(EventHandler(module: moduleName, rank: rank, body: .deferred(handler)))
+    }
+}

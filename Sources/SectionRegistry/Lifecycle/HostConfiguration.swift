@@ -1,0 +1,51 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// How a ``ModuleHost`` runs its modules.
+public struct HostConfiguration: Sendable {
+    /// The environment variable that disables modules without a rebuild:
+    /// names separated by commas, as in `SECTION_REGISTRY_DISABLE=Billing,Search`.
+    public static let disableVariable = "SECTION_REGISTRY_DISABLE"
+
+    /// The launch arguments modules see in ``ModuleContext/arguments``.
+    public var arguments: [String] = CommandLine.arguments
+    /// The environment modules see in ``ModuleContext/environment``.
+    public var environment: [String: String] = ProcessInfo.processInfo.environment
+    /// Configuration values, by key, for ``ModuleContext/subscript(configuration:)``.
+    public var values: [String: String] = [:]
+    /// Modules not to create or start, in addition to those named in
+    /// ``disableVariable``. A module that comes after a disabled one is an
+    /// error, not silently disabled too.
+    public var disabledModules: Set<String> = []
+    /// How long each module may take to stop before shutdown goes on without it.
+    public var stopTimeLimit: Duration = .seconds(10)
+    /// How long ``ModuleHost/gather(_:)`` waits for a module's answer, unless
+    /// the event sets ``ModuleEvent/answerTimeLimit``.
+    public var answerTimeLimit: Duration = .seconds(5)
+    /// The events ``ModuleHost/run()`` broadcasts on SIGUSR1 and SIGUSR2.
+    public var userSignalEvents: [UserSignal: any ModuleEvent] = [:]
+    /// Whether to time every event handler (off by default: two clock reads
+    /// per handler). Launch phases are always timed.
+    public var timesEventHandlers = false
+    /// Where ``ModuleContext/log(_:)`` and the host's own messages go.
+    public var log: @Sendable (String) -> Void = { print($0) }
+
+    public init() {}
+
+    /// ``disabledModules`` plus the names in ``disableVariable``.
+    var allDisabledModules: Set<String> {
+        let fromEnvironment = (environment[Self.disableVariable] ?? "")
+            .split(separator: ",")
+            .map { $0.filter { !$0.isWhitespace } }
+        return disabledModules.union(fromEnvironment)
+    }
+}
+
+/// The two signals an app can map to its own events.
+public enum UserSignal: Sendable, Hashable {
+    case usr1
+    case usr2
+}

@@ -1,0 +1,40 @@
+/// Launch failed. Every module that had started was stopped again, in
+/// reverse order, before this was thrown.
+public enum LaunchError: Error, CustomStringConvertible {
+    /// The modules cannot be ordered; none was created.
+    case invalidOrder(OrderingError)
+    /// `module` failed in `phase`; `rollback` is how the modules already
+    /// started were stopped, in that order.
+    case moduleFailed(module: String, phase: LifecyclePhase, error: any Error, rollback: [HookOutcome])
+    /// The host was launched before.
+    case alreadyLaunched
+
+    public var description: String {
+        switch self {
+        case .invalidOrder(let error):
+            return error.description
+        case .moduleFailed(let module, let phase, let error, let rollback):
+            let stopped = rollback.isEmpty ? "no module had started" : "stopped again: \(rollback.map(\.module).joined(separator: ", "))"
+            return "SectionRegistry: module '\(module)' failed in \(phase): \(error) (\(stopped))"
+        case .alreadyLaunched:
+            return "SectionRegistry: this host was launched before; make a new ModuleHost"
+        }
+    }
+}
+
+/// A module could not be removed; it is still running.
+public enum RemovalError: Error, CustomStringConvertible {
+    /// No running module has that name.
+    case notRunning(String)
+    /// Running modules come after it.
+    case hasDependents(String, dependents: [String])
+
+    public var description: String {
+        switch self {
+        case .notRunning(let name):
+            "cannot remove '\(name)': no running module has that name"
+        case .hasDependents(let name, let dependents):
+            "cannot remove '\(name)': \(dependents.joined(separator: ", ")) come after it; remove them first"
+        }
+    }
+}

@@ -1,0 +1,288 @@
+/// Runs the modules of a registry: launches them in dependency order,
+/// dispatches events to them, and stops them in reverse order.
+///
+/// ```swift
+/// let host = ModuleHost(registry: try ModuleRegistry.linked())
+/// try await host.run()      // launch, then serve signals until SIGTERM or SIGINT
+/// ```
+///
+/// One host launches once. Event dispatch does not go through the actor:
+/// many tasks may dispatch at once, alongside launch, removal and shutdown.
+public actor ModuleHost {
+    /// A module the host created, with its context.
+    private struct HostedModule: Sendable {
+        let descriptor: ModuleDescriptor
+        let instance: any AppModule
+        let context: ModuleContext
+
+        var name: String { descriptor.name }
+
+        func run(_ phase: LifecyclePhase) async throws {
+            switch phase {
+            case .setUp: try await instance.setUp(context)
+            case .start: try await instance.start(context)
+            case .ready: try await instance.ready(context)
+            case .reload: try await instance.reload(context)
+            case .stop: try await instance.stop(context)
+            }
+        }
+    }
+
+    private enum Status {
+        case idle, launching, running, stopping, stopped
+    }
+
+    /// How this host runs its modules.
+    public nonisolated let configuration: HostConfiguration
+    private nonisolated let shared: HostState
+    private let registry: ModuleRegistry
+    private var status = Status.idle
+    /// The modules whose `start` succeeded, in start order.
+    private var started: [HostedModule] = []
+    private var hookOutcomes: [HookOutcome] = []
+
+    /// A host for the modules of `registry`, not yet launched.
+    public init(registry: ModuleRegistry, configuration: HostConfiguration = HostConfiguration()) {
+        self.registry = registry
+        self.configuration = configuration
+        self.shared = HostState(configuration: configuration)
+    }
+
+    /// The names of the modules that have started and not stopped, in start
+    /// order.
+    public var runningModules: [String] {
+        started.map(\.name)
+    }
+
+    /// How long each hook and (if timed) each event handler took so far.
+    public var timings: TimingTable {
+        TimingTable(hooks: hookOutcomes, events: shared.eventTimings.all)
+    }
+
+    // MARK: Launch
+
+    /// Creates the enabled modules and takes them through setUp, start and
+    /// ready.
+    ///
+    /// The start order is resolved first (``StartOrder``): with a cycle, a
+    /// missing or disabled dependency, nothing is created. setUp and ready
+    /// run in start order; start runs step by step, modules that may start
+    /// concurrently alongside each other. If a hook fails, every module that
+    /// started is stopped in reverse order, and the error says which module
+    /// failed, in which phase, and why.
+    public func launch() async throws(LaunchError) {
+        guard status == .idle else { throw .alreadyLaunched }
+        status = .launching
+        let order: [ModuleDescriptor]
+        do {
+            order = try StartOrder.resolve(registry, disabled: configuration.allDisabledModules)
+        } catch {
+            status = .stopped
+            throw .invalidOrder(error)
+        }
+        let modules = order.enumerated().map { rank, descriptor in
+            HostedModule(
+                descriptor: descriptor,
+                instance: descriptor.makeModule(),
+                context: ModuleContext(moduleName: descriptor.name, rank: rank, host: shared)
+            )
+        }
+        let byName = Dictionary(uniqueKeysWithValues: modules.map { ($0.name, $0) })
+
+        for module in modules {
+            try await runOrRollBack(.setUp, [module])
+        }
+        for step in StartSteps.group(order) {
+            try await runOrRollBack(.start, step.map { byName[$0.name]! })
+        }
+        for module in started {
+            try await runOrRollBack(.ready, [module])
+        }
+        status = .running
+    }
+
+    /// Runs `phase` of `modules`, alongside each other when there are
+    /// several. Modules that start are recorded as started; if any hook
+    /// fails, rolls the launch back and throws for the first failure in
+    /// start order.
+    private func runOrRollBack(_ phase: LifecyclePhase, _ modules: [HostedModule]) async throws(LaunchError) {
+        let outcomes = await Self.run(phase, of: modules)
+        hookOutcomes += outcomes
+        for (module, outcome) in zip(modules, outcomes) {
+            if phase == .start, case .completed = outcome.result { started.append(module) }
+        }
+        for outcome in outcomes {
+            if case .failed(let error) = outcome.result {
+                let rollback = await stopAll()
+                shared.forgetEverything()
+                status = .stopped
+                throw .moduleFailed(module: outcome.module, phase: phase, error: error, rollback: rollback)
+            }
+        }
+    }
+
+    private static func run(_ phase: LifecyclePhase, of modules: [HostedModule]) async -> [HookOutcome] {
+        if modules.count == 1 { return [await run(phase, of: modules[0])] }
+        return await withTaskGroup(of: (Int, HookOutcome).self) { group in
+            for (index, module) in modules.enumerated() {
+                group.addTask { (index, await run(phase, of: module)) }
+            }
+            var outcomes = [HookOutcome?](repeating: nil, count: modules.count)
+            for await (index, outcome) in group { outcomes[index] = outcome }
+            return outcomes.map { $0! }
+        }
+    }
+
+    private static func run(_ phase: LifecyclePhase, of module: HostedModule) async -> HookOutcome {
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            try await module.run(phase)
+            return HookOutcome(module: module.name, phase: phase, result: .completed, duration: start.duration(to: clock.now))
+        } catch {
+            return HookOutcome(module: module.name, phase: phase, result: .failed(error), duration: start.duration(to: clock.now))
+        }
+    }
+
+    // MARK: Reload, removal, shutdown
+
+    /// Calls every running module's reload hook, in start order. A failure
+    /// is reported in the result and does not stop the others.
+    @discardableResult
+    public func reload() async -> [HookOutcome] {
+        guard status == .running else { return [] }
+        var outcomes: [HookOutcome] = []
+        for module in started {
+            outcomes.append(await Self.run(.reload, of: module))
+        }
+        hookOutcomes += outcomes
+        return outcomes
+    }
+
+    /// Stops a running module, within the stop time limit, and forgets it:
+    /// its event handlers and services are gone before it stops.
+    ///
+    /// - Throws: ``RemovalError`` if it is not running, or running modules
+    ///   come after it.
+    @discardableResult
+    public func remove(_ name: String) async throws(RemovalError) -> HookOutcome {
+        guard let index = started.firstIndex(where: { $0.name == name }) else { throw .notRunning(name) }
+        let dependents = started.filter { $0.descriptor.dependencies.contains(name) }.map(\.name)
+        guard dependents.isEmpty else { throw .hasDependents(name, dependents: dependents) }
+        let module = started.remove(at: index)
+        shared.forget(name)
+        let outcome = await stop(module)
+        hookOutcomes.append(outcome)
+        return outcome
+    }
+
+    /// Stops every running module in reverse start order, each within
+    /// ``HostConfiguration/stopTimeLimit``, and forgets them. If the calling
+    /// task is cancelled (a second SIGTERM in ``run()``), the modules not yet
+    /// stopped are skipped.
+    @discardableResult
+    public func terminate() async -> [HookOutcome] {
+        guard status == .running else { return [] }
+        status = .stopping
+        let outcomes = await stopAll()
+        status = .stopped
+        return outcomes
+    }
+
+    private func stopAll() async -> [HookOutcome] {
+        let stopping = started.reversed()
+        started = []
+        var outcomes: [HookOutcome] = []
+        for module in stopping {
+            shared.forget(module.name)
+            outcomes.append(await stop(module))
+        }
+        hookOutcomes += outcomes
+        return outcomes
+    }
+
+    private func stop(_ module: HostedModule) async -> HookOutcome {
+        guard !Task.isCancelled else {
+            return HookOutcome(module: module.name, phase: .stop, result: .skipped, duration: .zero)
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result: HookOutcome.Result
+        switch await withTimeLimit(configuration.stopTimeLimit, { try await module.run(.stop) }) {
+        case .success?: result = .completed
+        case .failure(let error)?: result = .failed(error)
+        case nil: result = Task.isCancelled ? .skipped : .timedOut
+        }
+        return HookOutcome(module: module.name, phase: .stop, result: result, duration: start.duration(to: clock.now))
+    }
+
+    // MARK: Events
+
+    /// Sends `event` to every module that handles it, one after the other in
+    /// start order, each handler awaited. A failing handler is reported and
+    /// the others still get the event, unless the event
+    /// ``ModuleEvent/stopsAtFailure``.
+    public nonisolated func broadcast<Event: ModuleEvent>(_ event: Event) async -> DispatchReport<Event.Reply> {
+        let handlers = shared.handlers.handlers(for: Event.self)
+        var answers: [ModuleAnswer<Event.Reply>] = []
+        answers.reserveCapacity(handlers.count)
+        for (index, handler) in handlers.enumerated() {
+            let answer = await ask(handler, event, inline: true)
+            answers.append(answer)
+            if Event.stopsAtFailure, case .failed = answer.outcome {
+                return DispatchReport(answers: answers, notReached: handlers[(index + 1)...].map(\.module))
+            }
+        }
+        return DispatchReport(answers: answers, notReached: [])
+    }
+
+    /// Offers `event` to the modules that handle it, in start order, until
+    /// one handles it: the open-URL case. Says which module handled it, or
+    /// that none did.
+    public nonisolated func firstHandler<Event: ModuleEvent>(for event: Event) async -> FirstHandlerResult<Event.Reply> {
+        let handlers = shared.handlers.handlers(for: Event.self)
+        var answers: [ModuleAnswer<Event.Reply>] = []
+        for (index, handler) in handlers.enumerated() {
+            let answer = await ask(handler, event, inline: true)
+            answers.append(answer)
+            if case .handled(let reply) = answer.outcome {
+                let report = DispatchReport(answers: answers, notReached: handlers[(index + 1)...].map(\.module))
+                return .handled(by: handler.module, reply: reply, report: report)
+            }
+        }
+        return .unhandled(report: DispatchReport(answers: answers, notReached: []))
+    }
+
+    /// Asks every module that handles `event` at once and returns their
+    /// answers merged into one report, once: after every module answered
+    /// or its time limit (``ModuleEvent/answerTimeLimit``, else
+    /// ``HostConfiguration/answerTimeLimit``) was up. A second answer from
+    /// one module is ignored and counted; a missing one is
+    /// ``EventOutcome/timedOut``.
+    public nonisolated func gather<Event: ModuleEvent>(_ event: Event) async -> DispatchReport<Event.Reply> {
+        let handlers = shared.handlers.handlers(for: Event.self)
+        let answers = await withTaskGroup(of: (Int, ModuleAnswer<Event.Reply>).self) { group in
+            for (index, handler) in handlers.enumerated() {
+                group.addTask { (index, await self.ask(handler, event, inline: false)) }
+            }
+            var answers = [ModuleAnswer<Event.Reply>?](repeating: nil, count: handlers.count)
+            for await (index, answer) in group { answers[index] = answer }
+            return answers.map { $0! }
+        }
+        return DispatchReport(answers: answers, notReached: [])
+    }
+
+    private nonisolated func ask<Event: ModuleEvent>(
+        _ handler: EventHandler<Event>, _ event: Event, inline: Bool
+    ) async -> ModuleAnswer<Event.Reply> {
+        let limit = Event.answerTimeLimit ?? configuration.answerTimeLimit
+        guard configuration.timesEventHandlers else {
+            return await handler.answer(event, timeLimit: limit, inline: inline)
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let answer = await handler.answer(event, timeLimit: limit, inline: inline)
+        shared.eventTimings.record(module: handler.module, event: String(reflecting: Event.self), duration: start.duration(to: clock.now))
+        return answer
+    }
+}

@@ -1,0 +1,91 @@
+import Synchronization
+
+/// A value that is settled once: by the first `fulfil`, or by `expire` when
+/// its time is up. Later calls are ignored and counted. One waiter at most.
+///
+/// This is what makes "answered exactly once" and time limits hold even
+/// when the code that should answer hangs: the waiter never waits for it,
+/// only for this value.
+final class OneShot<Value: Sendable>: Sendable {
+    private enum State {
+        case pending(waiter: CheckedContinuation<Value?, Never>?)
+        case settled(Value?)
+    }
+
+    private let state = Mutex<(state: State, ignoredCalls: Int)>((.pending(waiter: nil), 0))
+
+    /// Settles the value; `false` if it was already settled (the call is
+    /// counted in ``ignoredCalls``).
+    @discardableResult
+    func fulfil(_ value: Value) -> Bool {
+        let outcome = state.withLock { current -> (accepted: Bool, waiter: CheckedContinuation<Value?, Never>?) in
+            guard case .pending(let waiter) = current.state else {
+                current.ignoredCalls += 1
+                return (false, nil)
+            }
+            current.state = .settled(value)
+            return (true, waiter)
+        }
+        outcome.waiter?.resume(returning: value)
+        return outcome.accepted
+    }
+
+    /// Settles the value as missing, unless it is settled already.
+    func expire() {
+        _ = state.withLock { current -> CheckedContinuation<Value?, Never>? in
+            guard case .pending(let waiter) = current.state else { return nil }
+            current.state = .settled(nil)
+            return waiter
+        }?.resume(returning: nil)
+    }
+
+    /// Calls after the value was settled: answers twice, or after the limit.
+    var ignoredCalls: Int {
+        state.withLock { $0.ignoredCalls }
+    }
+
+    /// The value, or `nil` if it is not settled within `limit`, or the
+    /// waiting task is cancelled first.
+    func value(within limit: Duration) async -> Value? {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                self.expire()
+            }
+            let value = await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
+                let settled = state.withLock { current -> Value?? in
+                    switch current.state {
+                    case .settled(let value):
+                        return .some(value)
+                    case .pending:
+                        current.state = .pending(waiter: continuation)
+                        return .none
+                    }
+                }
+                if let settled { continuation.resume(returning: settled) }
+            }
+            group.cancelAll()
+            return value
+        }
+    }
+}
+
+/// Runs `operation` in a task of its own and waits for it at most `limit`.
+///
+/// - Returns: its result, or `nil` if it did not finish in time or the
+///   caller was cancelled. A late operation goes on running, unobserved: a
+///   hung module cannot hold up the caller.
+func withTimeLimit<Success: Sendable>(
+    _ limit: Duration,
+    _ operation: @escaping @Sendable () async throws -> Success
+) async -> Result<Success, any Error>? {
+    let result = OneShot<Result<Success, any Error>>()
+    Task {
+        do {
+            result.fulfil(.success(try await operation()))
+        } catch {
+            result.fulfil(.failure(error))
+        }
+    }
+    return await result.value(within: limit)
+}

@@ -1,0 +1,32 @@
+import Synchronization
+
+/// How long one module spent handling one event type.
+public struct EventTiming: Sendable, Hashable {
+    /// The module.
+    public let module: String
+    /// The event type, as `String(reflecting:)` names it.
+    public let event: String
+    /// How many events it was asked about.
+    public var count: Int
+    /// The time from asking to its answer, summed.
+    public var total: Duration
+}
+
+/// Event handling times, per module and event type, when
+/// ``HostConfiguration/timesEventHandlers`` is on.
+final class EventTimings: Sendable {
+    private let timings = Mutex<[String: [String: EventTiming]]>([:])
+
+    func record(module: String, event: String, duration: Duration) {
+        timings.withLock { timings in
+            timings[module, default: [:]][event, default: EventTiming(module: module, event: event, count: 0, total: .zero)]
+                .count += 1
+            timings[module]![event]!.total += duration
+        }
+    }
+
+    var all: [EventTiming] {
+        timings.withLock { $0.values.flatMap(\.values) }
+            .sorted { ($0.module, $0.event) < ($1.module, $1.event) }
+    }
+}

@@ -1,0 +1,42 @@
+/// Why the enabled modules cannot be put in a start order. Nothing starts
+/// while there is one.
+public enum OrderingProblem: Sendable, Hashable, CustomStringConvertible {
+    /// `module` comes after `dependency`, which no record declares.
+    case missingDependency(module: String, dependency: String)
+    /// `module` comes after `dependency`, which is disabled.
+    case disabledDependency(module: String, dependency: String)
+    /// `module` comes after `dependency` of a later level, which levels forbid.
+    case dependencyOnLaterLevel(module: String, level: ModuleLevel, dependency: String, dependencyLevel: ModuleLevel)
+    /// The modules come after each other in a circle; the first name is
+    /// repeated at the end.
+    case cycle([String])
+    /// A module to disable is not in the registry.
+    case unknownDisabledModule(String)
+
+    public var description: String {
+        switch self {
+        case .missingDependency(let module, let dependency):
+            return "module '\(module)' comes after '\(dependency)', which is not linked: "
+                + "link the target with APP_MODULE(\(dependency)) or remove it from the .after list of '\(module)'"
+        case .disabledDependency(let module, let dependency):
+            return "module '\(module)' comes after '\(dependency)', which is disabled: disable '\(module)' too, or enable '\(dependency)'"
+        case .dependencyOnLaterLevel(let module, let level, let dependency, let dependencyLevel):
+            return "module '\(module)' (level \(level)) comes after '\(dependency)' (level \(dependencyLevel)), "
+                + "but every \(level) module starts before any \(dependencyLevel) module: raise the level of '\(module)' or drop the dependency"
+        case .cycle(let names):
+            return "dependency cycle: \(names.joined(separator: " -> ")) (each comes after the next): remove one of these dependencies"
+        case .unknownDisabledModule(let name):
+            return "cannot disable '\(name)': no module of that name is linked"
+        }
+    }
+}
+
+/// The modules could not be ordered; every problem found is listed.
+public struct OrderingError: Error, Sendable, Hashable, CustomStringConvertible {
+    public let problems: [OrderingProblem]
+
+    public var description: String {
+        "SectionRegistry: the modules cannot be ordered; nothing was started:\n"
+            + problems.map { "  - \($0)" }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,72 @@
+/// The order modules start in: dependencies first, then by level, priority
+/// (higher first) and name. Link and section order play no part.
+enum StartOrder {
+    /// Orders the modules of `registry` that are not `disabled`.
+    ///
+    /// Levels are tiers: a module may come after modules of its own or an
+    /// earlier level only. Within that, the order is topological, and among
+    /// the modules free to go next the first in declared order goes first,
+    /// so the result is the same on every run and with every linker.
+    static func resolve(_ registry: ModuleRegistry, disabled: Set<String>) throws(OrderingError) -> [ModuleDescriptor] {
+        var problems = disabled.sorted().filter { registry[$0] == nil }.map(OrderingProblem.unknownDisabledModule)
+        let modules = registry.modules.filter { !disabled.contains($0.name) }
+        let position = Dictionary(uniqueKeysWithValues: modules.enumerated().map { ($1.name, $0) })
+
+        // dependents[i]: the positions that come after module i.
+        var dependents = [[Int]](repeating: [], count: modules.count)
+        var waitingFor = [Int](repeating: 0, count: modules.count)
+        for (index, module) in modules.enumerated() {
+            for dependency in module.dependencies {
+                guard let declared = registry[dependency] else {
+                    problems.append(.missingDependency(module: module.name, dependency: dependency))
+                    continue
+                }
+                guard let dependencyIndex = position[dependency] else {
+                    problems.append(.disabledDependency(module: module.name, dependency: dependency))
+                    continue
+                }
+                guard declared.level <= module.level else {
+                    problems.append(.dependencyOnLaterLevel(
+                        module: module.name, level: module.level, dependency: dependency, dependencyLevel: declared.level))
+                    continue
+                }
+                dependents[dependencyIndex].append(index)
+                waitingFor[index] += 1
+            }
+        }
+
+        var free = IndexHeap(waitingFor.indices.filter { waitingFor[$0] == 0 })
+        var order: [ModuleDescriptor] = []
+        order.reserveCapacity(modules.count)
+        while let next = free.popMin() {
+            order.append(modules[next])
+            for dependent in dependents[next] {
+                waitingFor[dependent] -= 1
+                if waitingFor[dependent] == 0 { free.insert(dependent) }
+            }
+        }
+        if order.count < modules.count {
+            problems.append(.cycle(cycle(among: modules, waitingFor: waitingFor, position: position)))
+        }
+        guard problems.isEmpty else { throw OrderingError(problems: problems) }
+        return order
+    }
+
+    /// One cycle among the modules still waiting, found by following, from
+    /// the first of them in declared order, each module's first waiting
+    /// dependency until a module repeats.
+    private static func cycle(among modules: [ModuleDescriptor], waitingFor: [Int], position: [String: Int]) -> [String] {
+        var path: [Int] = []
+        var seenAt: [Int: Int] = [:]
+        var current = waitingFor.firstIndex { $0 > 0 }!
+        while seenAt[current] == nil {
+            seenAt[current] = path.count
+            path.append(current)
+            current = modules[current].dependencies
+                .compactMap { position[$0] }
+                .filter { waitingFor[$0] > 0 }
+                .min()!
+        }
+        return (path[seenAt[current]!...] + [current]).map { modules[$0].name }
+    }
+}
