@@ -1,0 +1,107 @@
+import Testing
+@testable import SectionRegistry
+
+/// The start order: dependencies first, levels as tiers, ties by priority
+/// and name, and every invalid graph refused before anything is created.
+@Suite struct StartOrderTests {
+    let journal = Journal()
+
+    func order(_ modules: [ModuleDescriptor], disabled: Set<String> = []) throws -> [String] {
+        try StartOrder.resolve(declare(modules), disabled: disabled).map(\.name)
+    }
+
+    func problems(_ modules: [ModuleDescriptor], disabled: Set<String> = []) throws -> [OrderingProblem] {
+        let registry = try declare(modules)
+        do {
+            _ = try StartOrder.resolve(registry, disabled: disabled)
+            return []
+        } catch {
+            return error.problems
+        }
+    }
+
+    @Test func dependenciesReorderWithinALevelAndTiesGoByPriorityThenName() throws {
+        let modules = [
+            scripted("C", journal: journal),
+            scripted("B", after: ["D"], journal: journal),
+            scripted("D", priority: -1, journal: journal),
+            scripted("A", level: .service, journal: journal),
+            scripted("E", level: .late, journal: journal),
+            scripted("Urgent", priority: 3, journal: journal),
+        ]
+        #expect(try order(modules) == ["A", "Urgent", "C", "D", "B", "E"])
+        #expect(try order(modules.reversed()) == ["A", "Urgent", "C", "D", "B", "E"])
+    }
+
+    @Test func aDependencyOnAnEarlierLevelIsAlreadyMet() throws {
+        let modules = [
+            scripted("Feature", after: ["Store"], journal: journal),
+            scripted("Store", level: .core, after: [], journal: journal),
+            scripted("Late", level: .late, after: ["Feature", "Store"], journal: journal),
+        ]
+        #expect(try order(modules) == ["Store", "Feature", "Late"])
+    }
+
+    @Test func aCycleIsPrintedInFull() throws {
+        let found = try problems([
+            scripted("A", after: ["C"], journal: journal),
+            scripted("B", after: ["A"], journal: journal),
+            scripted("C", after: ["B"], journal: journal),
+            scripted("Free", journal: journal),
+        ])
+        #expect(found == [.cycle(["A", "C", "B", "A"])])
+        #expect(found[0].description.hasPrefix("dependency cycle: A -> C -> B -> A"))
+    }
+
+    @Test func aModuleAfterItselfIsACycle() throws {
+        #expect(try problems([scripted("Loop", after: ["Loop"], journal: journal)]) == [.cycle(["Loop", "Loop"])])
+    }
+
+    @Test func aMissingDependencyNamesBothModules() throws {
+        let found = try problems([scripted("Billing", after: ["Ledger"], journal: journal)])
+        #expect(found == [.missingDependency(module: "Billing", dependency: "Ledger")])
+        #expect(found[0].description.contains("module 'Billing' comes after 'Ledger', which is not linked"))
+    }
+
+    @Test func aDependencyOnALaterLevelIsRefused() throws {
+        let found = try problems([
+            scripted("Store", level: .core, after: ["Feature"], journal: journal),
+            scripted("Feature", journal: journal),
+        ])
+        #expect(found == [.dependencyOnLaterLevel(module: "Store", level: .core, dependency: "Feature", dependencyLevel: .feature)])
+    }
+
+    @Test func disabledModulesAreLeftOutAndTheirDependentsRefused() throws {
+        let modules = [
+            scripted("Accounts", journal: journal),
+            scripted("Billing", after: ["Accounts"], journal: journal),
+            scripted("Search", journal: journal),
+        ]
+        #expect(try order(modules, disabled: ["Search"]) == ["Accounts", "Billing"])
+        #expect(try problems(modules, disabled: ["Accounts"]) == [.disabledDependency(module: "Billing", dependency: "Accounts")])
+        #expect(try problems(modules, disabled: ["Serch"]) == [.unknownDisabledModule("Serch")])
+    }
+
+    @Test func everyProblemIsReportedAtOnce() throws {
+        let found = try problems([
+            scripted("A", after: ["Missing"], journal: journal),
+            scripted("B", after: ["C"], journal: journal),
+            scripted("C", after: ["B"], journal: journal),
+        ])
+        #expect(found == [.missingDependency(module: "A", dependency: "Missing"), .cycle(["B", "C", "B"])])
+    }
+
+    @Test func tenThousandModulesInAChainOrderInOnePass() throws {
+        let names = (0..<10_000).map { "M\(String($0).leftPadded(to: 5))" }
+        let modules = names.enumerated().map { index, name in
+            scripted(name, after: index == 0 ? [] : [names[index - 1]], journal: journal)
+        }
+        #expect(try order(modules.reversed()) == names)
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
+}

@@ -1,0 +1,105 @@
+import SectionRegistry
+import Synchronization
+
+/// What the modules of one test did, in the order they did it.
+final class Journal: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    func add(_ line: String) {
+        lines.withLock { $0.append(line) }
+    }
+
+    var entries: [String] {
+        lines.withLock { $0 }
+    }
+
+    /// The entries that start with `prefix`, without it: `["A", "B"]` for
+    /// "stop A", "stop B".
+    func modules(_ prefix: String) -> [String] {
+        entries.filter { $0.hasPrefix(prefix + " ") }.map { String($0.dropFirst(prefix.count + 1)) }
+    }
+}
+
+struct ScriptError: Error, Equatable, CustomStringConvertible {
+    let module: String
+    let phase: LifecyclePhase
+    var description: String { "\(module) was told to fail in \(phase)" }
+}
+
+/// A module that writes each hook it runs to a journal and does what its
+/// script says.
+struct ScriptedModule: AppModule {
+    let name: String
+    let journal: Journal
+    var failsIn: LifecyclePhase?
+    /// Runs in setUp, after the journal entry: register services and handlers here.
+    var onSetUp: @Sendable (ModuleContext) throws -> Void = { _ in }
+    /// Runs in start, between "begin" and "start" entries.
+    var whileStarting: @Sendable () async throws -> Void = {}
+    /// Never returns from stop, and ignores cancellation.
+    var hangsInStop = false
+
+    func setUp(_ context: ModuleContext) async throws {
+        journal.add("setUp \(name)")
+        try onSetUp(context)
+        try failIf(.setUp)
+    }
+
+    func start(_ context: ModuleContext) async throws {
+        journal.add("begin \(name)")
+        try await whileStarting()
+        journal.add("start \(name)")
+        try failIf(.start)
+    }
+
+    func ready(_ context: ModuleContext) async throws {
+        journal.add("ready \(name)")
+        try failIf(.ready)
+    }
+
+    func reload(_ context: ModuleContext) async throws {
+        journal.add("reload \(name)")
+        try failIf(.reload)
+    }
+
+    func stop(_ context: ModuleContext) async throws {
+        journal.add("stop \(name)")
+        while hangsInStop { try? await Task.sleep(for: .seconds(60)) }
+        try failIf(.stop)
+    }
+
+    private func failIf(_ phase: LifecyclePhase) throws {
+        if failsIn == phase { throw ScriptError(module: name, phase: phase) }
+    }
+}
+
+/// A registry of scripted modules, declared in Swift.
+func declare(_ modules: [ModuleDescriptor]) throws -> ModuleRegistry {
+    try ModuleRegistry(declaring: modules)
+}
+
+/// Declares a scripted module; `script` adjusts its behaviour.
+func scripted(
+    _ name: String,
+    level: ModuleLevel = .feature,
+    priority: Int = 0,
+    after: [String] = [],
+    concurrent: Bool = false,
+    journal: Journal,
+    script: @escaping @Sendable (inout ScriptedModule) -> Void = { _ in }
+) -> ModuleDescriptor {
+    ModuleDescriptor(name: name, level: level, priority: priority, after: after, startsConcurrently: concurrent) {
+        var module = ScriptedModule(name: name, journal: journal)
+        script(&module)
+        return module
+    }
+}
+
+/// A host configuration that ignores the test process's environment.
+func testConfiguration(_ adjust: (inout HostConfiguration) -> Void = { _ in }) -> HostConfiguration {
+    var configuration = HostConfiguration()
+    configuration.environment = [:]
+    configuration.log = { _ in }
+    adjust(&configuration)
+    return configuration
+}
