@@ -3,29 +3,8 @@ import Testing
 
 /// Real binaries built by SwiftPM with real linkers, checked with readelf.
 ///
-/// Each build has a scratch folder of its own under .build-tests/, so that
-/// these nested SwiftPM runs never wait for the lock of the one running the
-/// tests, and later runs are incremental. Build manifests are not cached:
-/// SwiftPM would miss source files added to SectionRegistry since the last
-/// build of a package that depends on it by path.
 @Suite(.serialized) struct BuildIntegrationTests {
     static let exampleModules = ["Accounts", "Audit", "Billing", "Search"]
-
-    /// Builds `product` of the package at `packagePath` and returns the build
-    /// log and, when it linked, the binary's path.
-    func swiftBuild(
-        _ product: String,
-        packagePath: URL = packageRoot,
-        scratch: String,
-        extraArguments: [String] = []
-    ) throws -> (result: CommandResult, binary: String) {
-        let scratchPath = packageRoot.appendingPathComponent(".build-tests/\(scratch)").path
-        let arguments = ["swift", "build", "--package-path", packagePath.path, "--scratch-path", scratchPath,
-                         "--product", product, "--disable-build-manifest-caching"] + extraArguments
-        let result = try runCommand(arguments)
-        let binPath = try runCommand(arguments + ["--show-bin-path"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
-        return (result, binPath + "/" + product)
-    }
 
     /// The lines in which the example lists what it discovered, in order.
     func discoveredModules(runningExample binary: String) throws -> [Substring] {

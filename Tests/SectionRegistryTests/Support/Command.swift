@@ -30,3 +30,25 @@ let packageRoot = URL(fileURLWithPath: #filePath)
 
 /// scripts/verify-sections.sh, the readelf check users run on their builds.
 let verifySectionsScript = packageRoot.appendingPathComponent("scripts/verify-sections.sh").path
+
+/// Builds `product` of the package at `packagePath` and returns the build
+/// log and the binary's path (which exists if the build succeeded).
+///
+/// Each build has a scratch folder of its own under .build-tests/, so that
+/// these nested SwiftPM runs never wait for the lock of the one running the
+/// tests, and later runs are incremental. Build manifests are not cached:
+/// SwiftPM would miss source files added to SectionRegistry since the last
+/// build of a package that depends on it by path.
+func swiftBuild(
+    _ product: String,
+    packagePath: URL = packageRoot,
+    scratch: String,
+    extraArguments: [String] = []
+) throws -> (result: CommandResult, binary: String) {
+    let scratchPath = packageRoot.appendingPathComponent(".build-tests/\(scratch)").path
+    let arguments = ["swift", "build", "--package-path", packagePath.path, "--scratch-path", scratchPath,
+                     "--product", product, "--disable-build-manifest-caching"] + extraArguments
+    let result = try runCommand(arguments)
+    let binPath = try runCommand(arguments + ["--show-bin-path"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+    return (result, binPath + "/" + product)
+}
