@@ -11,6 +11,7 @@ import Testing
         #expect(registry.modules.map(\.level) == [.core, .feature, .feature, .feature, .late])
         #expect(registry.modules.map(\.priority) == [-5, 7, 0, 0, 0])
         #expect(registry["TestFeatureA"]?.dependencies == ["TestCore", "TestLate"])
+        #expect(registry.modules.map(\.startsConcurrently) == [false, true, false, false, false])
         #expect(registry.modules.allSatisfy { $0.location?.sourceFile == "test_modules.c" })
     }
 

@@ -11,11 +11,18 @@ import Testing
             moduleRecord("Billing", level: .service, priority: -3, after: "Accounts, Ledger"),
         ])
         let billing = try #require(registry["Billing"])
+        #expect(!billing.startsConcurrently)
         #expect(billing.level == .service)
         #expect(billing.priority == -3)
         #expect(billing.dependencies == ["Accounts", "Ledger"])
         #expect(billing.location == RecordLocation(index: 1, byteOffset: 128, sourceFile: "synthetic.c"))
         #expect(billing.makeModule() is SyntheticModule)
+    }
+
+    @Test func theConcurrentStartFlagIsDecoded() throws {
+        var record = moduleRecord("Parallel")
+        record.flags = APP_MODULE_CONCURRENT_START
+        #expect(try registry(of: [record])["Parallel"]?.startsConcurrently == true)
     }
 
     @Test func reservedAndUnknownKindsAreSkipped() throws {

@@ -6,4 +6,4 @@ APP_MODULE(TestLate, .level = APP_MODULE_LEVEL_LATE);
 APP_MODULE(TestCore, .level = APP_MODULE_LEVEL_CORE, .priority = -5);
 APP_MODULE(TestFeatureB, .after = "TestCore");
 APP_MODULE(TestFeatureA, .after = "TestCore, TestLate");
-APP_MODULE(TestFeatureFirst, .priority = 7);
+APP_MODULE(TestFeatureFirst, .priority = 7, .flags = APP_MODULE_CONCURRENT_START);

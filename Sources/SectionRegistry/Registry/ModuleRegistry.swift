@@ -5,9 +5,8 @@ import Synchronization
 ///
 /// ```swift
 /// let registry = try ModuleRegistry.linked()
-/// for module in registry.modules {
-///     try await module.makeModule().setUp()
-/// }
+/// print(registry.modules.map(\.name))       // in declared order
+/// try await ModuleHost(registry: registry).run()
 /// ```
 ///
 /// A registry is an immutable value: share it freely between tasks.
