@@ -15,18 +15,25 @@ public struct EventTiming: Sendable, Hashable {
 /// Event handling times, per module and event type, when
 /// ``HostConfiguration/timesEventHandlers`` is on.
 final class EventTimings: Sendable {
-    private let timings = Mutex<[String: [String: EventTiming]]>([:])
+    private struct Key: Hashable {
+        let module: String
+        let event: String
+    }
+
+    private let timings = Mutex<[Key: EventTiming]>([:])
 
     func record(module: String, event: String, duration: Duration) {
         timings.withLock { timings in
-            timings[module, default: [:]][event, default: EventTiming(module: module, event: event, count: 0, total: .zero)]
-                .count += 1
-            timings[module]![event]!.total += duration
+            let key = Key(module: module, event: event)
+            var timing = timings[key] ?? EventTiming(module: module, event: event, count: 0, total: .zero)
+            timing.count += 1
+            timing.total += duration
+            timings[key] = timing
         }
     }
 
     var all: [EventTiming] {
-        timings.withLock { $0.values.flatMap(\.values) }
+        timings.withLock { Array($0.values) }
             .sorted { ($0.module, $0.event) < ($1.module, $1.event) }
     }
 }
