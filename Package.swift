@@ -26,6 +26,9 @@ let package = Package(
     products: [
         .library(name: "SectionRegistry", targets: ["SectionRegistry"]),
         .executable(name: "registry-example", targets: ["ExampleApp"]),
+        .executable(name: "registry-bench", targets: ["BenchmarkRunner"]),
+        // For the packages scripts/generate-bench-package.sh writes.
+        .library(name: "RegistryBenchmarks", targets: ["RegistryBenchmarks"]),
     ],
     targets: [
         // The record ABI, the APP_MODULE macro and the section anchor.
@@ -52,6 +55,23 @@ let package = Package(
             path: "Sources/Example/Contracts"
         ),
     ] + exampleFeatures.flatMap(exampleFeature) + [
+        // Benchmarks (scripts/bench.sh).
+        .target(
+            name: "CRegistryBenchmarks",
+            dependencies: ["CSectionRegistry"],
+            path: "Sources/Benchmarks/CRegistryBenchmarks"
+        ),
+        .target(
+            name: "RegistryBenchmarks",
+            dependencies: ["SectionRegistry", "CRegistryBenchmarks"],
+            path: "Sources/Benchmarks/RegistryBenchmarks"
+        ),
+        .executableTarget(
+            name: "BenchmarkRunner",
+            dependencies: ["RegistryBenchmarks"],
+            path: "Sources/Benchmarks/Runner"
+        ),
+
         .target(
             name: "TestModuleRecords",
             dependencies: ["CSectionRegistry"],

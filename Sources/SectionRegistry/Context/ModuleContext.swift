@@ -56,7 +56,7 @@ public struct ModuleContext: Sendable {
     /// Handles `Event`, which has no reply: the module always handles it.
     public func on<Event: ModuleEvent>(_ type: Event.Type, perform handler: @escaping @Sendable (Event) async throws -> Void)
     where Event.Reply == Void {
-        on(type, reply: { event in try await handler(event) })
+        host.handlers.add(EventHandler(module: moduleName, rank: rank, body: .performing(handler, handled: .handled(()))))
     }
 
     /// Handles `Event` with an answer given later through `responder`, from

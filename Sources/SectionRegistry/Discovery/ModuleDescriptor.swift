@@ -1,3 +1,5 @@
+import CSectionRegistry
+
 /// One module: what its record declares, and how to make it.
 public struct ModuleDescriptor: Sendable, CustomStringConvertible {
     /// The name in `APP_MODULE(NAME)`, unique in the registry.
@@ -15,7 +17,14 @@ public struct ModuleDescriptor: Sendable, CustomStringConvertible {
     /// declared in Swift.
     public let location: RecordLocation?
 
-    private let make: @Sendable () -> any AppModule
+    private let factory: Factory
+
+    /// How instances are made: a record's C factory is kept as the bare
+    /// function pointer, with no closure to allocate per module.
+    enum Factory: Sendable {
+        case record(app_module_factory)
+        case swift(@Sendable () -> any AppModule)
+    }
 
     /// Declares a module in Swift, for tests and for hosts that assemble
     /// some modules by hand. Linked modules come from their records; see
@@ -29,7 +38,7 @@ public struct ModuleDescriptor: Sendable, CustomStringConvertible {
         make: @escaping @Sendable () -> any AppModule
     ) {
         self.init(name: name, level: level, priority: priority, after: dependencies,
-                  startsConcurrently: startsConcurrently, location: nil, make: make)
+                  startsConcurrently: startsConcurrently, location: nil, factory: .swift(make))
     }
 
     init(
@@ -39,7 +48,7 @@ public struct ModuleDescriptor: Sendable, CustomStringConvertible {
         after dependencies: [String],
         startsConcurrently: Bool,
         location: RecordLocation?,
-        make: @escaping @Sendable () -> any AppModule
+        factory: Factory
     ) {
         self.name = name
         self.level = level
@@ -47,14 +56,17 @@ public struct ModuleDescriptor: Sendable, CustomStringConvertible {
         self.dependencies = dependencies
         self.startsConcurrently = startsConcurrently
         self.location = location
-        self.make = make
+        self.factory = factory
     }
 
     /// Creates a new instance of the module with its factory.
     ///
     /// Every call makes a new instance; keeping one is the caller's choice.
     public func makeModule() -> any AppModule {
-        make()
+        switch factory {
+        case .record(let factory): factory().takeModule()
+        case .swift(let make): make()
+        }
     }
 
     public var description: String {

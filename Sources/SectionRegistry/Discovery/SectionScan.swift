@@ -10,9 +10,12 @@ struct SectionScan {
         if !section.count.isMultiple(of: ModuleRecord.size) {
             problems.append(.sectionNotWholeRecords(byteCount: section.count))
         }
-        for index in 0..<(section.count / ModuleRecord.size) {
+        let slots = section.count / ModuleRecord.size
+        modules.reserveCapacity(slots)
+        var sourceFiles = SourceFileNames()
+        for index in 0..<slots {
             let byteOffset = index * ModuleRecord.size
-            switch ModuleRecord.decode(section, index: index, byteOffset: byteOffset) {
+            switch ModuleRecord.decode(section, index: index, byteOffset: byteOffset, sourceFiles: &sourceFiles) {
             case .skipped:
                 continue
             case .module(let module):

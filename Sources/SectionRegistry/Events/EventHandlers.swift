@@ -1,26 +1,41 @@
 import Synchronization
 
 /// One module's handler for events of type `Event`.
+@usableFromInline
 struct EventHandler<Event: ModuleEvent>: Sendable {
+    @usableFromInline
     enum Body: Sendable {
         /// Returns the reply, or `nil` to decline.
         case direct(@Sendable (Event) async throws -> Event.Reply?)
+        /// Always handles an event without a reply; `handled` is
+        /// `.handled(())`, made where the compiler knows `Reply` is `Void`.
+        case performing(@Sendable (Event) async throws -> Void, handled: EventOutcome<Event.Reply>)
         /// Answers through the responder, now or later.
         case deferred(@Sendable (Event, EventResponder<Event.Reply>) async throws -> Void)
     }
 
-    let module: String
+    @usableFromInline let module: String
     /// The module's place in the start order: handlers run in this order.
     let rank: Int
-    let body: Body
+    @usableFromInline let body: Body
 }
 
-/// The handlers of one event type, in start order.
+/// The handlers of one event type, in start order, and their modules' names.
 private struct HandlerList<Event: ModuleEvent>: RemovableHandlers {
-    var handlers: [EventHandler<Event>]
+    var handlers: [EventHandler<Event>] = []
+    var modules: [String] = []
+
+    mutating func insert(_ handler: EventHandler<Event>) {
+        // Handlers mostly arrive in rank order: look for the place from the end.
+        let position = handlers.lastIndex { $0.rank <= handler.rank }.map { $0 + 1 } ?? 0
+        handlers.insert(handler, at: position)
+        modules.insert(handler.module, at: position)
+    }
 
     func removingHandlers(of module: String) -> any RemovableHandlers {
-        HandlerList(handlers: handlers.filter { $0.module != module })
+        var list = HandlerList()
+        for handler in handlers where handler.module != module { list.insert(handler) }
+        return list
     }
 }
 
@@ -30,14 +45,16 @@ private protocol RemovableHandlers: Sendable {
 
 /// Every module's event handlers, by event type: the one dispatcher that
 /// lifecycle, custom and signal events all go through.
+@usableFromInline
 final class EventHandlers: Sendable {
     private let lists = Mutex<[ObjectIdentifier: any RemovableHandlers]>([:])
 
     func add<Event>(_ handler: EventHandler<Event>) {
         lists.withLock { lists in
-            var list = lists[ObjectIdentifier(Event.self)] as? HandlerList<Event> ?? HandlerList(handlers: [])
-            let position = list.handlers.firstIndex { $0.rank > handler.rank } ?? list.handlers.endIndex
-            list.handlers.insert(handler, at: position)
+            // Taken out of the table so that its arrays are not shared and grow
+            // in place.
+            var list = lists.removeValue(forKey: ObjectIdentifier(Event.self)) as? HandlerList<Event> ?? HandlerList()
+            list.insert(handler)
             lists[ObjectIdentifier(Event.self)] = list
         }
     }
@@ -54,29 +71,58 @@ final class EventHandlers: Sendable {
 
     /// A snapshot: handlers added or removed later do not change a dispatch
     /// already under way.
-    func handlers<Event>(for _: Event.Type) -> [EventHandler<Event>] {
-        lists.withLock { ($0[ObjectIdentifier(Event.self)] as? HandlerList<Event>)?.handlers ?? [] }
+    @usableFromInline
+    func handlers<Event>(for _: Event.Type) -> (handlers: [EventHandler<Event>], modules: [String]) {
+        guard let list = lists.withLock({ $0[ObjectIdentifier(Event.self)] }) as? HandlerList<Event> else { return ([], []) }
+        return (list.handlers, list.modules)
     }
 }
 
 extension EventHandler {
-    /// Asks the module and waits for its answer.
+    /// Asks the module and waits for its answer; `settlement` is set when
+    /// the answer came through a responder.
     ///
     /// With `inline`, a direct handler is simply called and awaited, as a
     /// hand-written loop would. Otherwise (and always for a deferred
     /// handler) the handler runs in a task of its own and the answer is
     /// awaited at most `timeLimit`, so that a hung handler cannot hold up
-    /// the dispatch.
-    func answer(_ event: Event, timeLimit: Duration, inline: Bool) async -> ModuleAnswer<Event.Reply> {
-        if inline, case .direct(let handle) = body {
-            let outcome: EventOutcome<Event.Reply>
-            do {
-                outcome = try await handle(event).map { .handled($0) } ?? .declined
-            } catch {
-                outcome = .failed(error)
+    /// the dispatch. With `timings`, the time to the answer is recorded.
+    @inlinable
+    func answer(
+        _ event: Event, timeLimit: Duration, inline: Bool, timings: EventTimings?
+    ) async -> (outcome: EventOutcome<Event.Reply>, settlement: OneShot<EventOutcome<Event.Reply>>?) {
+        guard let timings else { return await answer(event, timeLimit: timeLimit, inline: inline) }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let answer = await answer(event, timeLimit: timeLimit, inline: inline)
+        timings.record(module: module, event: String(reflecting: Event.self), duration: start.duration(to: clock.now))
+        return answer
+    }
+
+    @inlinable
+    func answer(
+        _ event: Event, timeLimit: Duration, inline: Bool
+    ) async -> (outcome: EventOutcome<Event.Reply>, settlement: OneShot<EventOutcome<Event.Reply>>?) {
+        guard inline else { return await answerInTask(event, timeLimit: timeLimit) }
+        do {
+            switch body {
+            case .direct(let handle):
+                return (try await handle(event).map { .handled($0) } ?? .declined, nil)
+            case .performing(let handle, let handled):
+                try await handle(event)
+                return (handled, nil)
+            case .deferred:
+                return await answerInTask(event, timeLimit: timeLimit)
             }
-            return ModuleAnswer(module: module, outcome: outcome, settlement: nil)
+        } catch {
+            return (.failed(error), nil)
         }
+    }
+
+    @usableFromInline
+    func answerInTask(
+        _ event: Event, timeLimit: Duration
+    ) async -> (outcome: EventOutcome<Event.Reply>, settlement: OneShot<EventOutcome<Event.Reply>>?) {
         let settlement = OneShot<EventOutcome<Event.Reply>>()
         let responder = EventResponder(answer: settlement)
         Task {
@@ -84,6 +130,9 @@ extension EventHandler {
                 switch body {
                 case .direct(let handle):
                     if let reply = try await handle(event) { responder.respond(reply) } else { responder.decline() }
+                case .performing(let handle, let handled):
+                    try await handle(event)
+                    responder.answer.fulfil(handled)
                 case .deferred(let handle):
                     try await handle(event, responder)
                 }
@@ -91,7 +140,6 @@ extension EventHandler {
                 responder.fail(error)
             }
         }
-        let outcome = await settlement.value(within: timeLimit) ?? .timedOut
-        return ModuleAnswer(module: module, outcome: outcome, settlement: settlement)
+        return (await settlement.value(within: timeLimit) ?? .timedOut, settlement)
     }
 }

@@ -40,23 +40,46 @@ public struct ModuleAnswer<Reply: Sendable>: Sendable {
     }
 }
 
-/// The answers of every module that handles an event, in start order.
+/// The answers of the modules that handle an event, in start order.
+///
+/// Stored as the dispatch made it, outcomes beside the handlers' module
+/// names, so that dispatching costs no more per module than the answer.
 public struct DispatchReport<Reply: Sendable>: Sendable {
-    /// One per module with a handler for the event, in start order.
-    public let answers: [ModuleAnswer<Reply>]
+    /// Every module with a handler for the event, in start order.
+    @usableFromInline let modules: [String]
+    /// The outcome of each module asked: the first `outcomes.count` modules.
+    @usableFromInline let outcomes: [EventOutcome<Reply>]
+    /// The settlements of answers given through a responder, by position.
+    @usableFromInline let settlements: [Int: OneShot<EventOutcome<Reply>>]
+
+    @usableFromInline
+    init(modules: [String], outcomes: [EventOutcome<Reply>], settlements: [Int: OneShot<EventOutcome<Reply>>]) {
+        self.modules = modules
+        self.outcomes = outcomes
+        self.settlements = settlements
+    }
+
+    /// One per module asked, in start order.
+    public var answers: [ModuleAnswer<Reply>] {
+        outcomes.indices.map { ModuleAnswer(module: modules[$0], outcome: outcomes[$0], settlement: settlements[$0]) }
+    }
+
     /// Modules a broadcast never reached because an earlier one failed and
-    /// the event ``ModuleEvent/stopsAtFailure``.
-    public let notReached: [String]
+    /// the event ``ModuleEvent/stopsAtFailure``, or that came after the
+    /// module that handled a first-handler dispatch.
+    public var notReached: [String] {
+        Array(modules[outcomes.count...])
+    }
 
     /// The replies of the modules that handled the event, in start order.
     public var replies: [(module: String, reply: Reply)] {
-        answers.compactMap { answer in answer.outcome.reply.map { (answer.module, $0) } }
+        outcomes.indices.compactMap { index in outcomes[index].reply.map { (modules[index], $0) } }
     }
 
     /// The modules whose handler threw, with the error.
     public var failures: [(module: String, error: any Error)] {
-        answers.compactMap { answer in
-            if case .failed(let error) = answer.outcome { (answer.module, error) } else { nil }
+        outcomes.indices.compactMap { index in
+            if case .failed(let error) = outcomes[index] { (modules[index], error) } else { nil }
         }
     }
 }

@@ -6,7 +6,8 @@
 /// try await host.run()      // launch, then serve signals until SIGTERM or SIGINT
 /// ```
 ///
-/// One host launches once. Event dispatch does not go through the actor:
+/// One host launches once. Event dispatch (``broadcast(_:)``,
+/// ``firstHandler(for:)``, ``gather(_:)``) does not go through the actor:
 /// many tasks may dispatch at once, alongside launch, removal and shutdown.
 public actor ModuleHost {
     /// A module the host created, with its context.
@@ -34,7 +35,7 @@ public actor ModuleHost {
 
     /// How this host runs its modules.
     public nonisolated let configuration: HostConfiguration
-    private nonisolated let shared: HostState
+    @usableFromInline nonisolated let shared: HostState
     private let registry: ModuleRegistry
     private var status = Status.idle
     /// The modules whose `start` succeeded, in start order.
@@ -214,75 +215,5 @@ public actor ModuleHost {
         case nil: result = Task.isCancelled ? .skipped : .timedOut
         }
         return HookOutcome(module: module.name, phase: .stop, result: result, duration: start.duration(to: clock.now))
-    }
-
-    // MARK: Events
-
-    /// Sends `event` to every module that handles it, one after the other in
-    /// start order, each handler awaited. A failing handler is reported and
-    /// the others still get the event, unless the event
-    /// ``ModuleEvent/stopsAtFailure``.
-    public nonisolated func broadcast<Event: ModuleEvent>(_ event: Event) async -> DispatchReport<Event.Reply> {
-        let handlers = shared.handlers.handlers(for: Event.self)
-        var answers: [ModuleAnswer<Event.Reply>] = []
-        answers.reserveCapacity(handlers.count)
-        for (index, handler) in handlers.enumerated() {
-            let answer = await ask(handler, event, inline: true)
-            answers.append(answer)
-            if Event.stopsAtFailure, case .failed = answer.outcome {
-                return DispatchReport(answers: answers, notReached: handlers[(index + 1)...].map(\.module))
-            }
-        }
-        return DispatchReport(answers: answers, notReached: [])
-    }
-
-    /// Offers `event` to the modules that handle it, in start order, until
-    /// one handles it: the open-URL case. Says which module handled it, or
-    /// that none did.
-    public nonisolated func firstHandler<Event: ModuleEvent>(for event: Event) async -> FirstHandlerResult<Event.Reply> {
-        let handlers = shared.handlers.handlers(for: Event.self)
-        var answers: [ModuleAnswer<Event.Reply>] = []
-        for (index, handler) in handlers.enumerated() {
-            let answer = await ask(handler, event, inline: true)
-            answers.append(answer)
-            if case .handled(let reply) = answer.outcome {
-                let report = DispatchReport(answers: answers, notReached: handlers[(index + 1)...].map(\.module))
-                return .handled(by: handler.module, reply: reply, report: report)
-            }
-        }
-        return .unhandled(report: DispatchReport(answers: answers, notReached: []))
-    }
-
-    /// Asks every module that handles `event` at once and returns their
-    /// answers merged into one report, once: after every module answered
-    /// or its time limit (``ModuleEvent/answerTimeLimit``, else
-    /// ``HostConfiguration/answerTimeLimit``) was up. A second answer from
-    /// one module is ignored and counted; a missing one is
-    /// ``EventOutcome/timedOut``.
-    public nonisolated func gather<Event: ModuleEvent>(_ event: Event) async -> DispatchReport<Event.Reply> {
-        let handlers = shared.handlers.handlers(for: Event.self)
-        let answers = await withTaskGroup(of: (Int, ModuleAnswer<Event.Reply>).self) { group in
-            for (index, handler) in handlers.enumerated() {
-                group.addTask { (index, await self.ask(handler, event, inline: false)) }
-            }
-            var answers = [ModuleAnswer<Event.Reply>?](repeating: nil, count: handlers.count)
-            for await (index, answer) in group { answers[index] = answer }
-            return answers.map { $0! }
-        }
-        return DispatchReport(answers: answers, notReached: [])
-    }
-
-    private nonisolated func ask<Event: ModuleEvent>(
-        _ handler: EventHandler<Event>, _ event: Event, inline: Bool
-    ) async -> ModuleAnswer<Event.Reply> {
-        let limit = Event.answerTimeLimit ?? configuration.answerTimeLimit
-        guard configuration.timesEventHandlers else {
-            return await handler.answer(event, timeLimit: limit, inline: inline)
-        }
-        let clock = ContinuousClock()
-        let start = clock.now
-        let answer = await handler.answer(event, timeLimit: limit, inline: inline)
-        shared.eventTimings.record(module: handler.module, event: String(reflecting: Event.self), duration: start.duration(to: clock.now))
-        return answer
     }
 }

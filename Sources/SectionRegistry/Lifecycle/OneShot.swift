@@ -6,6 +6,7 @@ import Synchronization
 /// This is what makes "answered exactly once" and time limits hold even
 /// when the code that should answer hangs: the waiter never waits for it,
 /// only for this value.
+@usableFromInline
 final class OneShot<Value: Sendable>: Sendable {
     private enum State {
         case pending(waiter: CheckedContinuation<Value?, Never>?)
@@ -40,6 +41,7 @@ final class OneShot<Value: Sendable>: Sendable {
     }
 
     /// Calls after the value was settled: answers twice, or after the limit.
+    @usableFromInline
     var ignoredCalls: Int {
         state.withLock { $0.ignoredCalls }
     }

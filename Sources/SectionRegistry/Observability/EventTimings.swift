@@ -14,6 +14,7 @@ public struct EventTiming: Sendable, Hashable {
 
 /// Event handling times, per module and event type, when
 /// ``HostConfiguration/timesEventHandlers`` is on.
+@usableFromInline
 final class EventTimings: Sendable {
     private struct Key: Hashable {
         let module: String
@@ -22,6 +23,7 @@ final class EventTimings: Sendable {
 
     private let timings = Mutex<[Key: EventTiming]>([:])
 
+    @usableFromInline
     func record(module: String, event: String, duration: Duration) {
         timings.withLock { timings in
             let key = Key(module: module, event: event)

@@ -22,7 +22,9 @@ enum ModuleRecord {
     ///
     /// The record's pointers (factory, `.after`, source file) are used as they
     /// are, so `section` must be mapped memory of this process.
-    static func decode(_ section: UnsafeRawBufferPointer, index: Int, byteOffset: Int) -> Contents {
+    static func decode(
+        _ section: UnsafeRawBufferPointer, index: Int, byteOffset: Int, sourceFiles: inout SourceFileNames
+    ) -> Contents {
         let record = section.loadUnaligned(fromByteOffset: byteOffset, as: app_module_record.self)
         guard record.kind == APP_MODULE_KIND_MODULE else { return .skipped }
 
@@ -38,7 +40,7 @@ enum ModuleRecord {
 
         let name = decodeName(record, into: &defects)
         let dependencies = decodeDependencies(record.after, into: &defects)
-        let sourceFile = record.source_file.flatMap { String(validatingCString: $0) }
+        let sourceFile = sourceFiles.name(at: record.source_file)
         let location = RecordLocation(index: index, byteOffset: byteOffset, sourceFile: sourceFile)
 
         guard defects.isEmpty, let name, let level, let factory = record.factory else {
@@ -51,7 +53,7 @@ enum ModuleRecord {
             after: dependencies,
             startsConcurrently: record.flags & APP_MODULE_CONCURRENT_START != 0,
             location: location,
-            make: { factory().takeModule() }
+            factory: .record(factory)
         ))
     }
 
@@ -67,7 +69,17 @@ enum ModuleRecord {
                 defects.append(.emptyName)
                 return nil
             }
-            guard let name = String(validating: field[..<end], as: UTF8.self) else {
+            let bytes = field[..<end]
+            // Names are C identifiers in practice: check ASCII bytes directly
+            // and look Unicode properties up only for other names.
+            if bytes.allSatisfy({ $0 < 0x80 }) {
+                let name = String(decoding: bytes, as: UTF8.self)
+                if bytes.contains(where: { $0 <= 0x20 || $0 == UInt8(ascii: ",") || $0 == 0x7F }) {
+                    defects.append(.invalidNameCharacter(name))
+                }
+                return name
+            }
+            guard let name = String(validating: bytes, as: UTF8.self) else {
                 defects.append(.nameNotUTF8)
                 return nil
             }
@@ -96,6 +108,20 @@ enum ModuleRecord {
 
     private static func isSeparatorOrControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar == "," || scalar.properties.isWhitespace || scalar.properties.generalCategory == .control
+    }
+}
+
+/// The source file names of a section's records, read once per distinct
+/// pointer: the records of one C file all point at one string.
+struct SourceFileNames {
+    private var last: (pointer: UnsafePointer<CChar>, name: String?)?
+
+    mutating func name(at pointer: UnsafePointer<CChar>?) -> String? {
+        guard let pointer else { return nil }
+        if let last, last.pointer == pointer { return last.name }
+        let name = String(validatingCString: pointer)
+        last = (pointer, name)
+        return name
     }
 }
 

@@ -34,7 +34,13 @@ public struct ModuleRegistry: Sendable {
 
     private static let linkedDiscovery = Result { () throws(DiscoveryError) in
         linkedDiscoveryCount.add(1, ordering: .relaxed)
-        return try ModuleRegistry(SectionScan(LinkedSection.bytes()))
+        return try readLinkedSection()
+    }
+
+    /// Reads and checks the section anew on every call: what ``linked()``
+    /// does once. For the benchmarks, which time it.
+    package static func readLinkedSection() throws(DiscoveryError) -> ModuleRegistry {
+        try ModuleRegistry(SectionScan(LinkedSection.bytes()))
     }
 
     /// How many times ``linked()`` has read the section in this process:
@@ -58,21 +64,27 @@ public struct ModuleRegistry: Sendable {
 
     private init(_ candidates: [ModuleDescriptor], problems: [DiscoveryProblem]) throws(DiscoveryError) {
         var problems = problems
-        var firstByName: [String: ModuleDescriptor] = [:]
-        for module in candidates {
-            if let first = firstByName[module.name] {
-                problems.append(.duplicateName(module.name, first.location, module.location))
-            } else {
-                firstByName[module.name] = module
+        // Sorts positions, comparing descriptors in place: moving and copying
+        // descriptors would retain and release their fields at every step.
+        let sorted = candidates.withUnsafeBufferPointer { buffer in
+            buffer.indices
+                .sorted { ModuleDescriptor.precedesInDeclaredOrder(buffer[$0], buffer[$1]) }
+                .map { buffer[$0] }
+        }
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(sorted.count)
+        for (position, module) in sorted.enumerated() {
+            if let other = positions.updateValue(position, forKey: module.name) {
+                let pair = [sorted[other], module].sorted { ($0.location?.index ?? 0) < ($1.location?.index ?? 0) }
+                problems.append(.duplicateName(module.name, pair[0].location, pair[1].location))
             }
         }
         if candidates.isEmpty && problems.isEmpty {
             problems.append(.noModules)
         }
         guard problems.isEmpty else { throw DiscoveryError(problems: problems) }
-
-        modules = candidates.sorted(by: ModuleDescriptor.precedesInDeclaredOrder)
-        positions = Dictionary(uniqueKeysWithValues: modules.enumerated().map { ($1.name, $0) })
+        modules = sorted
+        self.positions = positions
     }
 
     /// The module registered under `name`, or `nil`.

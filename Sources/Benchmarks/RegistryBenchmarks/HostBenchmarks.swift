@@ -1,0 +1,107 @@
+import Foundation
+import SectionRegistry
+
+/// Launching N modules and dispatching to them, against the hand-written
+/// code the seeds started from (seed 004: an array of services, each call
+/// forwarded by hand) and Foundation's NotificationCenter (the seeds'
+/// mediator). Modules are declared in Swift: launch and dispatch do not
+/// depend on how modules were found.
+public enum HostBenchmarks {
+    struct Ping: ModuleEvent {
+        let sequence: Int
+    }
+
+    struct Lookup: ModuleEvent {
+        typealias Reply = Int
+        let key: Int
+    }
+
+    /// A module with trivial hooks that handles both events.
+    struct TrivialModule: AppModule, HandWrittenService {
+        let index: Int
+        let moduleCount: Int
+
+        func setUp(_ context: ModuleContext) async throws {
+            context.on(Ping.self) { _ in }
+            let isLast = index == moduleCount - 1
+            context.on(Lookup.self) { lookup in isLast ? lookup.key : nil }
+        }
+
+        func handle(_ ping: Ping) async {}
+        func setUp() async {}
+        func start() async {}
+        func ready() async {}
+    }
+
+    /// The seeds' hand-written forwarding: one method per lifecycle call and
+    /// event, called on each element of an array.
+    protocol HandWrittenService: Sendable {
+        func setUp() async
+        func start() async
+        func ready() async
+        func handle(_ ping: Ping) async
+    }
+
+    /// Prints every measurement for each of `moduleCounts`, as
+    /// `key.N value` lines in nanoseconds.
+    public static func run(moduleCounts: [Int]) async {
+        for count in moduleCounts {
+            await measureLaunch(count)
+            await measureDispatch(count)
+        }
+    }
+
+    static func modules(_ count: Int, dependencies: (Int) -> [String]) -> ModuleRegistry {
+        let descriptors = (0..<count).map { index in
+            ModuleDescriptor(name: "M\(index)", after: dependencies(index)) { TrivialModule(index: index, moduleCount: count) }
+        }
+        return try! ModuleRegistry(declaring: descriptors)
+    }
+
+    static func measureLaunch(_ count: Int) async {
+        let shapes: [(String, ModuleRegistry)] = [
+            ("launch", modules(count) { _ in [] }),
+            ("launch_chain", modules(count) { $0 == 0 ? [] : ["M\($0 - 1)"] }),
+            ("launch_wide", modules(count) { $0 == 0 ? [] : ["M0"] }),
+        ]
+        var configuration = HostConfiguration()
+        configuration.environment = [:]
+        for (key, registry) in shapes {
+            Measurement.report("\(key).\(count)", await Measurement.median(samples: 7) {
+                try! await ModuleHost(registry: registry, configuration: configuration).launch()
+            })
+        }
+        Measurement.report("launch_hand_loop.\(count)", await Measurement.median(samples: 7) {
+            let services: [any HandWrittenService] = (0..<count).map { TrivialModule(index: $0, moduleCount: count) }
+            for service in services { await service.setUp() }
+            for service in services { await service.start() }
+            for service in services { await service.ready() }
+        })
+    }
+
+    static func measureDispatch(_ count: Int) async {
+        var configuration = HostConfiguration()
+        configuration.environment = [:]
+        let host = ModuleHost(registry: modules(count) { _ in [] }, configuration: configuration)
+        try! await host.launch()
+
+        Measurement.report("broadcast.\(count)", await Measurement.median {
+            _ = await host.broadcast(Ping(sequence: 1))
+        })
+        let services: [any HandWrittenService] = (0..<count).map { TrivialModule(index: $0, moduleCount: count) }
+        Measurement.report("broadcast_hand_loop.\(count)", await Measurement.median {
+            for service in services { await service.handle(Ping(sequence: 1)) }
+        })
+        Measurement.report("first_handler_last.\(count)", await Measurement.median {
+            guard case .handled = await host.firstHandler(for: Lookup(key: 7)) else { fatalError("the last module did not answer") }
+        })
+
+        let center = NotificationCenter()
+        let name = Notification.Name("Ping")
+        let observers = (0..<count).map { _ in center.addObserver(forName: name, object: nil, queue: nil) { _ in } }
+        Measurement.report("notification_center.\(count)", await Measurement.median {
+            center.post(name: name, object: nil)
+        })
+        for observer in observers { center.removeObserver(observer) }
+    }
+}

@@ -1,0 +1,72 @@
+// The three ways a host dispatches an event. They are inlinable so that they
+// are specialized for the app's event types, and they record only each
+// module's outcome: see scripts/bench.sh for what a broadcast costs against a
+// hand-written loop.
+
+extension ModuleHost {
+    /// Sends `event` to every module that handles it, one after the other in
+    /// start order, each handler awaited. A failing handler is reported and
+    /// the others still get the event, unless the event
+    /// ``ModuleEvent/stopsAtFailure``.
+    @inlinable
+    public nonisolated func broadcast<Event: ModuleEvent>(_ event: Event) async -> DispatchReport<Event.Reply> {
+        await askInTurn(event) { outcome in
+            if case .failed = outcome { Event.stopsAtFailure } else { false }
+        }
+    }
+
+    /// Offers `event` to the modules that handle it, in start order, until
+    /// one handles it: the open-URL case. Says which module handled it, or
+    /// that none did.
+    @inlinable
+    public nonisolated func firstHandler<Event: ModuleEvent>(for event: Event) async -> FirstHandlerResult<Event.Reply> {
+        let report = await askInTurn(event) { $0.reply != nil }
+        guard let last = report.outcomes.last, let reply = last.reply else { return .unhandled(report: report) }
+        return .handled(by: report.modules[report.outcomes.count - 1], reply: reply, report: report)
+    }
+
+    /// Asks the modules one after the other until `stopsAfter` says so.
+    @inlinable
+    nonisolated func askInTurn<Event: ModuleEvent>(
+        _ event: Event, stopsAfter: (EventOutcome<Event.Reply>) -> Bool
+    ) async -> DispatchReport<Event.Reply> {
+        let (handlers, modules) = shared.handlers.handlers(for: Event.self)
+        let timeLimit = Event.answerTimeLimit ?? configuration.answerTimeLimit
+        let timings = shared.eventTimingsIfEnabled
+        var outcomes: [EventOutcome<Event.Reply>] = []
+        outcomes.reserveCapacity(handlers.count)
+        var settlements: [Int: OneShot<EventOutcome<Event.Reply>>] = [:]
+        for index in handlers.indices {
+            let answer = await handlers[index].answer(event, timeLimit: timeLimit, inline: true, timings: timings)
+            outcomes.append(answer.outcome)
+            if let settlement = answer.settlement { settlements[index] = settlement }
+            if stopsAfter(answer.outcome) { break }
+        }
+        return DispatchReport(modules: modules, outcomes: outcomes, settlements: settlements)
+    }
+
+    /// Asks every module that handles `event` at once and returns their
+    /// answers merged into one report, once: after every module answered
+    /// or its time limit (``ModuleEvent/answerTimeLimit``, else
+    /// ``HostConfiguration/answerTimeLimit``) was up. A second answer from
+    /// one module is ignored and counted; a missing one is
+    /// ``EventOutcome/timedOut``.
+    @inlinable
+    public nonisolated func gather<Event: ModuleEvent>(_ event: Event) async -> DispatchReport<Event.Reply> {
+        let (handlers, modules) = shared.handlers.handlers(for: Event.self)
+        let timeLimit = Event.answerTimeLimit ?? configuration.answerTimeLimit
+        let timings = shared.eventTimingsIfEnabled
+        typealias Answer = (outcome: EventOutcome<Event.Reply>, settlement: OneShot<EventOutcome<Event.Reply>>?)
+        let answers = await withTaskGroup(of: (Int, Answer).self) { group in
+            for (index, handler) in handlers.enumerated() {
+                group.addTask { (index, await handler.answer(event, timeLimit: timeLimit, inline: false, timings: timings)) }
+            }
+            var answers = [Answer?](repeating: nil, count: handlers.count)
+            for await (index, answer) in group { answers[index] = answer }
+            return answers.map { $0! }
+        }
+        var settlements: [Int: OneShot<EventOutcome<Event.Reply>>] = [:]
+        for (index, answer) in answers.enumerated() { settlements[index] = answer.settlement }
+        return DispatchReport(modules: modules, outcomes: answers.map(\.outcome), settlements: settlements)
+    }
+}
