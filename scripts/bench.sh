@@ -87,9 +87,10 @@ for n in counts:
     binary = f"{generated}/Discovery{n}"
     for mode in ["registry", "typeByName", "manifest"]:
         results[n].update(median_of_runs([binary, mode]))
-    results[n]["startup_empty"] = startup_ms(f"{generated}/StartupEmpty")
-    results[n]["startup_registry"] = startup_ms(f"{generated}/Startup{n}")
-    results[n]["startup_constructors"] = startup_ms(f"{generated}/ConstructorStartup{n}")
+    for key, program in [("startup_empty", "StartupEmpty"), ("startup_registry", f"Startup{n}"),
+                         ("startup_bare", f"BareStartup{n}"), ("startup_plain", "StartupPlain"),
+                         ("startup_constructors", f"ConstructorStartup{n}")]:
+        results[n][key] = startup_ms(f"{generated}/{program}")
     results[n]["record_bytes"] = (alloc_bytes(f"{generated}/Startup{n}", "app_modules") - 128) / n
     results[n]["module_bytes"] = (alloc_bytes(f"{generated}/Startup{n}") - alloc_bytes(f"{generated}/StartupEmpty")) / n
 host = median_of_runs([runner] + [str(n) for n in counts])
@@ -120,10 +121,14 @@ rows = [
     ("&nbsp;&nbsp;ratio `_typeByName` / discovery's first call", ratio("type_by_name_first", "discovery_first")),
     ("JSON manifest decoded + names resolved, first pass", us("manifest_first")),
     ("&nbsp;&nbsp;ratio manifest / discovery", ratio("manifest_first", "discovery")),
-    ("Start-up, app with no module", ms("startup_empty")),
-    ("Start-up, app with the N records", ms("startup_registry")),
-    ("&nbsp;&nbsp;ratio with N records / with none (target: noise)", ratio("startup_registry", "startup_empty")),
-    ("Start-up, N constructors before `main`", ms("startup_constructors")),
+    ("Start-up, app with SectionRegistry and no module", ms("startup_empty")),
+    ("Start-up, app with N modules (Swift classes, factories, records)", ms("startup_registry")),
+    ("&nbsp;&nbsp;ratio N modules / none", ratio("startup_registry", "startup_empty")),
+    ("Start-up, the same app without the records", ms("startup_bare")),
+    ("&nbsp;&nbsp;ratio with records / without (target: noise)", ratio("startup_registry", "startup_bare")),
+    ("Start-up, plain app with nothing linked", ms("startup_plain")),
+    ("Start-up, plain app with N C constructors before `main`", ms("startup_constructors")),
+    ("&nbsp;&nbsp;ratio constructors / plain", ratio("startup_constructors", "startup_plain")),
     ("Launch (setUp, start, ready), no dependencies", us("launch")),
     ("Launch, dependencies in a chain", us("launch_chain")),
     ("Launch, wide tree (all after one)", us("launch_wide")),

@@ -9,24 +9,29 @@
 #   ConstructorsN         N constructors that register before main
 #   manifest-N.json       a JSON list of the N class names
 # and the executables that measure them:
-#   discovery-N           discovery, the raw C walk, _typeByName, the manifest
-#   startup-N             returns at once, linked with the N records
-#   constructors-N        returns at once, linked with the N constructors
-#   startup-empty         returns at once, linked with SectionRegistry alone
+#   DiscoveryN            discovery, the raw C walk, _typeByName, the manifest
+#   StartupN              returns at once; linked with ModulesN and RecordsN
+#   BareStartupN          returns at once; linked with ModulesN alone: the
+#                         same Swift code without the records
+#   ConstructorStartupN   returns at once; linked with the N constructors
+#   StartupEmpty          returns at once; linked with SectionRegistry alone
+#   StartupPlain          returns at once; links nothing
 set -euo pipefail
 
 out=$1
 shift
 root=$(cd "$(dirname "$0")/.." && pwd)
 rm -rf "$out/Sources" "$out"/manifest-*.json
-mkdir -p "$out/Sources/StartupEmpty"
+mkdir -p "$out/Sources/StartupEmpty" "$out/Sources/StartupPlain"
 echo '// Returns at once: the start-up baseline.' >"$out/Sources/StartupEmpty/main.swift"
+echo '// Returns at once: the baseline of the constructors.' >"$out/Sources/StartupPlain/main.swift"
 
 targets=""
 for n in "$@"; do
     names=$(seq -f "M%05g" 0 $((n - 1)))
     mkdir -p "$out/Sources/Records$n" "$out/Sources/Modules$n" "$out/Sources/Constructors$n" \
-             "$out/Sources/Discovery$n" "$out/Sources/Startup$n" "$out/Sources/ConstructorStartup$n"
+             "$out/Sources/Discovery$n" "$out/Sources/Startup$n" "$out/Sources/BareStartup$n" \
+             "$out/Sources/ConstructorStartup$n"
     {
         echo '#include <app_module.h>'
         awk '{ print "APP_MODULE(" $0 ");" }' <<<"$names"
@@ -37,7 +42,10 @@ for n in "$@"; do
                print "@c(app_module_" $0 ") func make" $0 "() -> AppModuleHandle { AppModuleHandle(" $0 "()) }" }' <<<"$names"
     } >"$out/Sources/Modules$n/Modules.swift"
     {
-        echo '#include <registry_benchmarks.h>'
+        # As Rust's inventory does: each constructor pushes a static node onto one list.
+        echo 'struct inventory_node { const char *name; void *(*make)(void); struct inventory_node *next; };'
+        echo 'struct inventory_node *inventory_head;'
+        echo 'static void inventory_submit(struct inventory_node *node) { node->next = inventory_head; inventory_head = node; }'
         awk '{ print "static void *make_" $0 "(void) { return 0; }";
                print "static struct inventory_node node_" $0 " = { \"" $0 "\", make_" $0 ", 0 };";
                print "__attribute__((constructor)) static void submit_" $0 "(void) { inventory_submit(&node_" $0 "); }" }' <<<"$names"
@@ -50,13 +58,15 @@ import RegistryBenchmarks
 await DiscoveryBenchmarks.run(moduleCount: $n, typeNamePrefix: "Modules$n.", manifest: "$out/manifest-$n.json")
 SWIFT
     echo '// Returns at once: start-up with the records linked.' >"$out/Sources/Startup$n/main.swift"
+    echo '// Returns at once: start-up with the same Swift code and no records.' >"$out/Sources/BareStartup$n/main.swift"
     echo '// Returns at once: start-up with the constructors linked.' >"$out/Sources/ConstructorStartup$n/main.swift"
     targets+="
         .target(name: \"Records$n\", dependencies: [registry], publicHeadersPath: \".\"),
-        .target(name: \"Modules$n\", dependencies: [registry, \"Records$n\"]),
-        .target(name: \"Constructors$n\", dependencies: [benchmarks], publicHeadersPath: \".\"),
-        .executableTarget(name: \"Discovery$n\", dependencies: [benchmarks, \"Modules$n\"]),
-        .executableTarget(name: \"Startup$n\", dependencies: [registry, \"Modules$n\"]),
+        .target(name: \"Modules$n\", dependencies: [registry]),
+        .target(name: \"Constructors$n\", publicHeadersPath: \".\"),
+        .executableTarget(name: \"Discovery$n\", dependencies: [benchmarks, \"Modules$n\", \"Records$n\"]),
+        .executableTarget(name: \"Startup$n\", dependencies: [registry, \"Modules$n\", \"Records$n\"]),
+        .executableTarget(name: \"BareStartup$n\", dependencies: [registry, \"Modules$n\"]),
         .executableTarget(name: \"ConstructorStartup$n\", dependencies: [\"Constructors$n\"]),"
 done
 
@@ -72,7 +82,8 @@ let package = Package(
     name: "GeneratedBenchmarks",
     dependencies: [.package(name: "SectionRegistry", path: "$root")],
     targets: [
-        .executableTarget(name: "StartupEmpty", dependencies: [registry]),$targets
+        .executableTarget(name: "StartupEmpty", dependencies: [registry]),
+        .executableTarget(name: "StartupPlain"),$targets
     ],
     swiftLanguageModes: [.v6]
 )

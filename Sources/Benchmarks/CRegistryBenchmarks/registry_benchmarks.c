@@ -5,13 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct inventory_node *inventory_head;
-
-void inventory_submit(struct inventory_node *node) {
-    node->next = inventory_head;
-    inventory_head = node;
-}
-
 struct slot {
     const char *name;
     app_module_factory factory;
