@@ -7,13 +7,14 @@ import Testing
     let journal = Journal()
 
     func order(_ modules: [ModuleDescriptor], disabled: Set<String> = []) throws -> [String] {
-        try StartOrder.resolve(declare(modules), disabled: disabled).map(\.name)
+        let declarations = try declare(modules).modules.map(\.declaration)
+        return try StartOrder.resolve(declarations, disabled: disabled).map { declarations[$0].name }
     }
 
     func problems(_ modules: [ModuleDescriptor], disabled: Set<String> = []) throws -> [OrderingProblem] {
-        let registry = try declare(modules)
+        let declarations = try declare(modules).modules.map(\.declaration)
         do {
-            _ = try StartOrder.resolve(registry, disabled: disabled)
+            _ = try StartOrder.resolve(declarations, disabled: disabled)
             return []
         } catch {
             return error.problems

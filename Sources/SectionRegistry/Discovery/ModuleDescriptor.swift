@@ -1,21 +1,9 @@
 import CSectionRegistry
 
-/// One module: what its record declares, and how to make it.
+/// One module of a registry: what it declares, and how to make it.
 public struct ModuleDescriptor: Sendable, CustomStringConvertible {
-    /// The name in `APP_MODULE(NAME)`, unique in the registry.
-    public let name: String
-    /// The launch tier (`.level = APP_MODULE_LEVEL_...`).
-    public let level: ModuleLevel
-    /// The order within a level: higher comes first (`.priority = N`).
-    public let priority: Int
-    /// The modules this one comes after (`.after = "A,B"`), as written.
-    public let dependencies: [String]
-    /// Whether it may start alongside the modules of its level it has no
-    /// dependency with (`.flags = APP_MODULE_CONCURRENT_START`).
-    public let startsConcurrently: Bool
-    /// Where its record is and which file declared it; `nil` for a module
-    /// declared in Swift.
-    public let location: RecordLocation?
+    /// What its record (or Swift) declares.
+    public let declaration: ModuleDeclaration
 
     private let factory: Factory
 
@@ -37,27 +25,32 @@ public struct ModuleDescriptor: Sendable, CustomStringConvertible {
         startsConcurrently: Bool = false,
         make: @escaping @Sendable () -> any AppModule
     ) {
-        self.init(name: name, level: level, priority: priority, after: dependencies,
-                  startsConcurrently: startsConcurrently, location: nil, factory: .swift(make))
+        self.init(
+            ModuleDeclaration(name: name, level: level, priority: priority, after: dependencies,
+                              startsConcurrently: startsConcurrently),
+            factory: .swift(make)
+        )
     }
 
-    init(
-        name: String,
-        level: ModuleLevel,
-        priority: Int,
-        after dependencies: [String],
-        startsConcurrently: Bool,
-        location: RecordLocation?,
-        factory: Factory
-    ) {
-        self.name = name
-        self.level = level
-        self.priority = priority
-        self.dependencies = dependencies
-        self.startsConcurrently = startsConcurrently
-        self.location = location
+    init(_ declaration: ModuleDeclaration, factory: Factory) {
+        self.declaration = declaration
         self.factory = factory
     }
+
+    /// The name in `APP_MODULE(NAME)`, unique in the registry.
+    public var name: String { declaration.name }
+    /// The launch tier (`.level = APP_MODULE_LEVEL_...`).
+    public var level: ModuleLevel { declaration.level }
+    /// The order within a level: higher comes first (`.priority = N`).
+    public var priority: Int { declaration.priority }
+    /// The modules this one comes after (`.after = "A,B"`), as written.
+    public var dependencies: [String] { declaration.dependencies }
+    /// Whether it may start alongside the modules of its level it has no
+    /// dependency with (`.flags = APP_MODULE_CONCURRENT_START`).
+    public var startsConcurrently: Bool { declaration.startsConcurrently }
+    /// Where its record is and which file declared it; `nil` for a module
+    /// declared in Swift.
+    public var location: RecordLocation? { declaration.location }
 
     /// Creates a new instance of the module with its factory.
     ///
@@ -69,10 +62,5 @@ public struct ModuleDescriptor: Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
-        var text = "\(name) [\(level), priority \(priority)"
-        if !dependencies.isEmpty { text += ", after \(dependencies.joined(separator: ", "))" }
-        if startsConcurrently { text += ", concurrent start" }
-        return text + "]"
-    }
+    public var description: String { declaration.description }
 }

@@ -1,12 +1,13 @@
 /// One pass over the bytes of an `app_modules` section: the modules its
 /// records declare and every problem with them, in section order.
-struct SectionScan {
-    private(set) var modules: [ModuleDescriptor] = []
-    private(set) var problems: [DiscoveryProblem] = []
+package struct SectionScan {
+    /// Each valid module record's declaration and factory address.
+    package private(set) var modules: [(declaration: ModuleDeclaration, factory: UInt64)] = []
+    package private(set) var problems: [DiscoveryProblem] = []
 
-    /// Reads every whole record in `section`; a tail shorter than a record is
-    /// reported, not read.
-    init(_ section: UnsafeRawBufferPointer) {
+    /// Reads every whole record in `section`, following pointers through
+    /// `memory`; a tail shorter than a record is reported, not read.
+    package init(_ section: UnsafeRawBufferPointer, memory: some RecordMemory) {
         if !section.count.isMultiple(of: ModuleRecord.size) {
             problems.append(.sectionNotWholeRecords(byteCount: section.count))
         }
@@ -15,14 +16,19 @@ struct SectionScan {
         var sourceFiles = SourceFileNames()
         for index in 0..<slots {
             let byteOffset = index * ModuleRecord.size
-            switch ModuleRecord.decode(section, index: index, byteOffset: byteOffset, sourceFiles: &sourceFiles) {
+            switch ModuleRecord.decode(section, index: index, byteOffset: byteOffset, memory: memory, sourceFiles: &sourceFiles) {
             case .skipped:
                 continue
-            case .module(let module):
-                modules.append(module)
+            case .module(let declaration, let factory):
+                modules.append((declaration, factory))
             case .defective(let location, let name, let defects):
                 problems.append(.invalidRecord(location, name: name, defects))
             }
         }
+    }
+
+    /// Reads a section of this process.
+    init(_ section: UnsafeRawBufferPointer) {
+        self.init(section, memory: ProcessMemory())
     }
 }

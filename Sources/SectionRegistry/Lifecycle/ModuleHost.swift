@@ -76,7 +76,8 @@ public actor ModuleHost {
         status = .launching
         let order: [ModuleDescriptor]
         do {
-            order = try StartOrder.resolve(registry, disabled: configuration.allDisabledModules)
+            order = try StartOrder.resolve(registry.modules.map(\.declaration), disabled: configuration.allDisabledModules)
+                .map { registry.modules[$0] }
         } catch {
             status = .stopped
             throw .invalidOrder(error)

@@ -1,23 +1,26 @@
 /// The order modules start in: dependencies first, then by level, priority
 /// (higher first) and name. Link and section order play no part.
 enum StartOrder {
-    /// Orders the modules of `registry` that are not `disabled`.
+    /// Orders the `declarations` (given in declared order) that are not
+    /// `disabled`, and returns their positions in start order.
     ///
     /// Levels are tiers: a module may come after modules of its own or an
     /// earlier level only. Within that, the order is topological, and among
     /// the modules free to go next the first in declared order goes first,
     /// so the result is the same on every run and with every linker.
-    static func resolve(_ registry: ModuleRegistry, disabled: Set<String>) throws(OrderingError) -> [ModuleDescriptor] {
-        var problems = disabled.sorted().filter { registry[$0] == nil }.map(OrderingProblem.unknownDisabledModule)
-        let modules = registry.modules.filter { !disabled.contains($0.name) }
-        let position = Dictionary(uniqueKeysWithValues: modules.enumerated().map { ($1.name, $0) })
+    package static func resolve(_ declarations: [ModuleDeclaration], disabled: Set<String>) throws(OrderingError) -> [Int] {
+        let declared = Dictionary(declarations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var problems = disabled.sorted().filter { declared[$0] == nil }.map(OrderingProblem.unknownDisabledModule)
+        let enabled = declarations.indices.filter { !disabled.contains(declarations[$0].name) }
+        let modules = enabled.map { declarations[$0] }
+        let position = Dictionary(modules.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
 
         // dependents[i]: the positions that come after module i.
         var dependents = [[Int]](repeating: [], count: modules.count)
         var waitingFor = [Int](repeating: 0, count: modules.count)
         for (index, module) in modules.enumerated() {
             for dependency in module.dependencies {
-                guard let declared = registry[dependency] else {
+                guard let dependencyDeclaration = declared[dependency] else {
                     problems.append(.missingDependency(module: module.name, dependency: dependency))
                     continue
                 }
@@ -25,9 +28,10 @@ enum StartOrder {
                     problems.append(.disabledDependency(module: module.name, dependency: dependency))
                     continue
                 }
-                guard declared.level <= module.level else {
+                guard dependencyDeclaration.level <= module.level else {
                     problems.append(.dependencyOnLaterLevel(
-                        module: module.name, level: module.level, dependency: dependency, dependencyLevel: declared.level))
+                        module: module.name, level: module.level, dependency: dependency,
+                        dependencyLevel: dependencyDeclaration.level))
                     continue
                 }
                 dependents[dependencyIndex].append(index)
@@ -36,10 +40,10 @@ enum StartOrder {
         }
 
         var free = IndexHeap(waitingFor.indices.filter { waitingFor[$0] == 0 })
-        var order: [ModuleDescriptor] = []
+        var order: [Int] = []
         order.reserveCapacity(modules.count)
         while let next = free.popMin() {
-            order.append(modules[next])
+            order.append(enabled[next])
             for dependent in dependents[next] {
                 waitingFor[dependent] -= 1
                 if waitingFor[dependent] == 0 { free.insert(dependent) }
@@ -55,7 +59,7 @@ enum StartOrder {
     /// One cycle among the modules still waiting, found by following, from
     /// the first of them in declared order, each module's first waiting
     /// dependency until a module repeats.
-    private static func cycle(among modules: [ModuleDescriptor], waitingFor: [Int], position: [String: Int]) -> [String] {
+    private static func cycle(among modules: [ModuleDeclaration], waitingFor: [Int], position: [String: Int]) -> [String] {
         var path: [Int] = []
         var seenAt: [Int: Int] = [:]
         var current = waitingFor.firstIndex { $0 > 0 }!

@@ -1,32 +1,39 @@
 import CSectionRegistry
 
 /// Reads one `app_module_record` (record ABI version 1, see
-/// `CSectionRegistry/include/RecordABI.md`) and checks every field.
-enum ModuleRecord {
+/// `CSectionRegistry/include/RecordABI.md`) and checks every field: the one
+/// decoder of the runtime and the inspector.
+package enum ModuleRecord {
     static let size = Int(APP_MODULE_RECORD_SIZE)
     static let nameCapacity = Int(APP_MODULE_NAME_CAPACITY)
 
     /// What one record slot holds.
-    enum Contents {
+    package enum Contents {
         /// A reserved (0) or unknown kind: padding, the anchor, or a record of
         /// another kind. Readers skip it.
         case skipped
-        case module(ModuleDescriptor)
+        /// A valid module record, and its factory's address as the program
+        /// sees it at run time.
+        case module(ModuleDeclaration, factory: UInt64)
         /// A module record that fails one or more checks; `name` is its name
         /// when that much could be read.
         case defective(RecordLocation, name: String?, [RecordDefect])
     }
 
-    /// Decodes the record that starts `byteOffset` bytes into
-    /// `section`, which holds at least ``size`` bytes from there.
-    ///
-    /// The record's pointers (factory, `.after`, source file) are used as they
-    /// are, so `section` must be mapped memory of this process.
+    /// Decodes the record that starts `byteOffset` bytes into `section`,
+    /// which holds at least ``size`` bytes from there, following its
+    /// pointers through `memory`.
     static func decode(
-        _ section: UnsafeRawBufferPointer, index: Int, byteOffset: Int, sourceFiles: inout SourceFileNames
+        _ section: UnsafeRawBufferPointer, index: Int, byteOffset: Int,
+        memory: some RecordMemory, sourceFiles: inout SourceFileNames
     ) -> Contents {
         let record = section.loadUnaligned(fromByteOffset: byteOffset, as: app_module_record.self)
         guard record.kind == APP_MODULE_KIND_MODULE else { return .skipped }
+
+        func pointer<Field>(_ field: KeyPath<app_module_record, Field>, _ value: Field) -> UInt64 {
+            let stored = withUnsafeBytes(of: value) { $0.loadUnaligned(as: UInt64.self) }
+            return memory.pointer(atSectionOffset: byteOffset + MemoryLayout<app_module_record>.offset(of: field)!, stored: stored)
+        }
 
         var defects: [RecordDefect] = []
         if record.version != APP_MODULE_ABI_VERSION { defects.append(.unsupportedVersion(record.version)) }
@@ -36,25 +43,26 @@ enum ModuleRecord {
         let level = ModuleLevel(rawValue: record.level)
         if level == nil { defects.append(.unknownLevel(record.level)) }
         if record.reserved0 != 0 || record.reserved1 != (0, 0, 0) { defects.append(.nonzeroReserved) }
-        if record.factory == nil { defects.append(.missingFactory) }
+        let factory = pointer(\.factory, record.factory)
+        if factory == 0 { defects.append(.missingFactory) }
 
         let name = decodeName(record, into: &defects)
-        let dependencies = decodeDependencies(record.after, into: &defects)
-        let sourceFile = sourceFiles.name(at: record.source_file)
+        let dependencies = decodeDependencies(at: pointer(\.after, record.after), memory: memory, into: &defects)
+        let sourceFile = sourceFiles.name(at: pointer(\.source_file, record.source_file), memory: memory)
         let location = RecordLocation(index: index, byteOffset: byteOffset, sourceFile: sourceFile)
 
-        guard defects.isEmpty, let name, let level, let factory = record.factory else {
+        guard defects.isEmpty, let name, let level else {
             return .defective(location, name: name, defects)
         }
-        return .module(ModuleDescriptor(
+        let declaration = ModuleDeclaration(
             name: name,
             level: level,
             priority: Int(record.priority),
             after: dependencies,
             startsConcurrently: record.flags & APP_MODULE_CONCURRENT_START != 0,
-            location: location,
-            factory: .record(factory)
-        ))
+            location: location
+        )
+        return .module(declaration, factory: factory)
     }
 
     /// The inline name: NUL-terminated within its field, non-empty, UTF-8,
@@ -69,32 +77,45 @@ enum ModuleRecord {
                 defects.append(.emptyName)
                 return nil
             }
-            let bytes = field[..<end]
-            // Names are C identifiers in practice: check ASCII bytes directly
-            // and look Unicode properties up only for other names.
-            if bytes.allSatisfy({ $0 < 0x80 }) {
-                let name = String(decoding: bytes, as: UTF8.self)
-                if bytes.contains(where: { $0 <= 0x20 || $0 == UInt8(ascii: ",") || $0 == 0x7F }) {
-                    defects.append(.invalidNameCharacter(name))
-                }
-                return name
-            }
-            guard let name = String(validating: bytes, as: UTF8.self) else {
-                defects.append(.nameNotUTF8)
-                return nil
-            }
-            if name.unicodeScalars.contains(where: isSeparatorOrControl) {
+            let bytes = UnsafeRawBufferPointer(rebasing: field[..<end])
+            return decodeText(bytes, onInvalidUTF8: .nameNotUTF8, into: &defects)
+        }
+    }
+
+    /// `bytes` as a name, if UTF-8; a name holding a separator is reported.
+    /// Names are C identifiers in practice: ASCII bytes are checked
+    /// directly, and Unicode properties looked up only for other names.
+    private static func decodeText(
+        _ bytes: UnsafeRawBufferPointer, onInvalidUTF8 defect: RecordDefect, into defects: inout [RecordDefect]
+    ) -> String? {
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            let name = String(decoding: bytes, as: UTF8.self)
+            if bytes.contains(where: { $0 <= 0x20 || $0 == UInt8(ascii: ",") || $0 == 0x7F }) {
                 defects.append(.invalidNameCharacter(name))
             }
             return name
         }
+        guard let name = String(validating: bytes, as: UTF8.self) else {
+            defects.append(defect)
+            return nil
+        }
+        if name.unicodeScalars.contains(where: isSeparatorOrControl) {
+            defects.append(.invalidNameCharacter(name))
+        }
+        return name
     }
 
     /// The `.after` list: module names separated by commas, blanks allowed
     /// around them.
-    private static func decodeDependencies(_ after: UnsafePointer<CChar>?, into defects: inout [RecordDefect]) -> [String] {
-        guard let after else { return [] }
-        guard let list = String(validatingCString: after) else {
+    private static func decodeDependencies(
+        at address: UInt64, memory: some RecordMemory, into defects: inout [RecordDefect]
+    ) -> [String] {
+        guard address != 0 else { return [] }
+        guard let bytes = memory.cString(at: address) else {
+            defects.append(.unreadableDependencies)
+            return []
+        }
+        guard let list = String(validating: bytes, as: UTF8.self) else {
             defects.append(.dependenciesNotUTF8)
             return []
         }
@@ -112,15 +133,15 @@ enum ModuleRecord {
 }
 
 /// The source file names of a section's records, read once per distinct
-/// pointer: the records of one C file all point at one string.
+/// address: the records of one C file all point at one string.
 struct SourceFileNames {
-    private var last: (pointer: UnsafePointer<CChar>, name: String?)?
+    private var last: (address: UInt64, name: String?)?
 
-    mutating func name(at pointer: UnsafePointer<CChar>?) -> String? {
-        guard let pointer else { return nil }
-        if let last, last.pointer == pointer { return last.name }
-        let name = String(validatingCString: pointer)
-        last = (pointer, name)
+    mutating func name(at address: UInt64, memory: some RecordMemory) -> String? {
+        guard address != 0 else { return nil }
+        if let last, last.address == address { return last.name }
+        let name = memory.cString(at: address).flatMap { String(validating: $0, as: UTF8.self) }
+        last = (address, name)
         return name
     }
 }

@@ -25,6 +25,8 @@ public enum RecordDefect: Sendable, Hashable, CustomStringConvertible {
     case missingFactory
     /// The `.after` list is not valid UTF-8.
     case dependenciesNotUTF8
+    /// The `.after` pointer leads nowhere readable (seen in files only).
+    case unreadableDependencies
     /// The `.after` list has an empty entry.
     case emptyDependency(list: String)
 
@@ -53,6 +55,8 @@ public enum RecordDefect: Sendable, Hashable, CustomStringConvertible {
             return "has no factory: define it in Swift with @c(app_module_NAME)"
         case .dependenciesNotUTF8:
             return "has an .after list that is not valid UTF-8"
+        case .unreadableDependencies:
+            return "has an .after pointer that leads outside the binary's data"
         case .emptyDependency(let list):
             return "has an empty name in its .after list \"\(list)\": separate module names with single commas"
         }

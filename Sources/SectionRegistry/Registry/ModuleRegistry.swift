@@ -1,3 +1,4 @@
+import CSectionRegistry
 import Synchronization
 
 /// The modules linked into this program, found through their records in the
@@ -59,32 +60,20 @@ public struct ModuleRegistry: Sendable {
     /// Builds the registry from one scan of a section, or fails with every
     /// problem the scan found, duplicate names included.
     init(_ scan: SectionScan) throws(DiscoveryError) {
-        try self.init(scan.modules, problems: scan.problems)
+        let modules = scan.modules.map { module in
+            let factory = unsafeBitCast(UnsafeRawPointer(bitPattern: UInt(module.factory))!, to: app_module_factory.self)
+            return ModuleDescriptor(module.declaration, factory: .record(factory))
+        }
+        try self.init(modules, problems: scan.problems)
     }
 
     private init(_ candidates: [ModuleDescriptor], problems: [DiscoveryProblem]) throws(DiscoveryError) {
-        var problems = problems
-        // Sorts positions, comparing descriptors in place: moving and copying
-        // descriptors would retain and release their fields at every step.
-        let sorted = candidates.withUnsafeBufferPointer { buffer in
-            buffer.indices
-                .sorted { ModuleDescriptor.precedesInDeclaredOrder(buffer[$0], buffer[$1]) }
-                .map { buffer[$0] }
-        }
-        var positions: [String: Int] = [:]
-        positions.reserveCapacity(sorted.count)
-        for (position, module) in sorted.enumerated() {
-            if let other = positions.updateValue(position, forKey: module.name) {
-                let pair = [sorted[other], module].sorted { ($0.location?.index ?? 0) < ($1.location?.index ?? 0) }
-                problems.append(.duplicateName(module.name, pair[0].location, pair[1].location))
-            }
-        }
-        if candidates.isEmpty && problems.isEmpty {
-            problems.append(.noModules)
-        }
-        guard problems.isEmpty else { throw DiscoveryError(problems: problems) }
-        modules = sorted
-        self.positions = positions
+        let checked = RegistryRules.check(candidates.map(\.declaration), problems: problems)
+        guard checked.problems.isEmpty else { throw DiscoveryError(problems: checked.problems) }
+        modules = checked.declaredOrder.map { candidates[$0] }
+        var sortedPosition = [Int](repeating: 0, count: candidates.count)
+        for (position, index) in checked.declaredOrder.enumerated() { sortedPosition[index] = position }
+        positions = checked.positionByName.mapValues { sortedPosition[$0] }
     }
 
     /// The module registered under `name`, or `nil`.
