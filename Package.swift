@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "SectionRegistry", targets: ["SectionRegistry"]),
         .executable(name: "registry-example", targets: ["ExampleApp"]),
         .executable(name: "registry-bench", targets: ["BenchmarkRunner"]),
+        .executable(name: "section-registry", targets: ["Inspector"]),
         // For the packages scripts/generate-bench-package.sh writes.
         .library(name: "RegistryBenchmarks", targets: ["RegistryBenchmarks"]),
     ],
@@ -53,6 +54,17 @@ let package = Package(
             name: "ExampleContracts",
             dependencies: ["SectionRegistry"],
             path: "Sources/Example/Contracts"
+        ),
+        // Tooling: the ELF inspector.
+        .target(
+            name: "ELFInspection",
+            dependencies: ["SectionRegistry"],
+            path: "Sources/Tooling/ELFInspection"
+        ),
+        .executableTarget(
+            name: "Inspector",
+            dependencies: ["ELFInspection", "SectionRegistry"],
+            path: "Sources/Tooling/Inspector"
         ),
     ] + exampleFeatures.flatMap(exampleFeature) + [
         // Benchmarks (scripts/bench.sh).

@@ -1,6 +1,6 @@
 /// The order modules start in: dependencies first, then by level, priority
 /// (higher first) and name. Link and section order play no part.
-enum StartOrder {
+package enum StartOrder {
     /// Orders the `declarations` (given in declared order) that are not
     /// `disabled`, and returns their positions in start order.
     ///

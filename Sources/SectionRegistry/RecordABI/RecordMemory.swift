@@ -12,7 +12,7 @@ package protocol RecordMemory {
 
     /// The bytes of the NUL-terminated string at `address`, without the
     /// NUL, or `nil` if they cannot be read.
-    func cString(at address: UInt64) -> UnsafeRawBufferPointer?
+    func cString(at address: UInt64) -> [UInt8]?
 }
 
 /// The records of the image this code runs in: pointers are what they say.
@@ -21,8 +21,8 @@ struct ProcessMemory: RecordMemory {
         stored
     }
 
-    func cString(at address: UInt64) -> UnsafeRawBufferPointer? {
+    func cString(at address: UInt64) -> [UInt8]? {
         guard let string = UnsafePointer<CChar>(bitPattern: UInt(address)) else { return nil }
-        return UnsafeRawBufferPointer(start: string, count: strlen(string))
+        return Array(UnsafeRawBufferPointer(start: string, count: strlen(string)))
     }
 }

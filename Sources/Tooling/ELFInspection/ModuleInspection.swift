@@ -1,0 +1,96 @@
+import SectionRegistry
+
+/// The module records of an ELF binary, read with the runtime's own decoder
+/// and checked with the runtime's own rules, without running it.
+public struct ModuleInspection: Sendable {
+    /// One valid module record.
+    public struct Record: Sendable {
+        public let declaration: ModuleDeclaration
+        /// The factory's run-time address (before any load bias).
+        public let factoryAddress: UInt64
+        /// The factory's symbol, when the file's symbol table has it.
+        public let factorySymbol: String?
+    }
+
+    /// The valid module records, in declared order.
+    public let records: [Record]
+    /// Malformed records, duplicate names, or no module at all.
+    public let problems: [DiscoveryProblem]
+    /// Cycles and missing or later-level dependencies.
+    public let orderingProblems: [OrderingProblem]
+    /// The `app_modules` section header.
+    public let section: ELFFile.Section
+    /// Whether the file has a symbol table to name factories with.
+    public let hasSymbols: Bool
+
+    /// Reads the `app_modules` section of `file`.
+    public init(_ file: ELFFile) throws(InspectionError) {
+        guard file.fileType == 2 || file.fileType == 3 else { throw .notLinked(fileType: file.fileType) }
+        guard let section = file.section(named: "app_modules") else { throw .noSection }
+        guard section.isAllocated, section.hasFileBytes else { throw .sectionNotLoaded }
+        self.section = section
+        let bytes: [UInt8]
+        let relocated: [UInt64: UInt64]
+        let names: [UInt64: String]?
+        do {
+            bytes = Array(try file.contents(of: section))
+            let (end, overflow) = section.address.addingReportingOverflow(section.size)
+            relocated = overflow ? [:] : try file.relocatedValues(in: section.address..<end)
+            names = try file.functionNames()
+        } catch {
+            throw .elf(error)
+        }
+        hasSymbols = names != nil
+        let memory = FileMemory(file: file, sectionAddress: section.address, relocated: relocated)
+        let scan = bytes.withUnsafeBytes { SectionScan($0, memory: memory) }
+        let checked = RegistryRules.check(scan.modules.map(\.declaration), problems: scan.problems)
+        problems = checked.problems
+        records = checked.declaredOrder.map { index in
+            let module = scan.modules[index]
+            return Record(declaration: module.declaration, factoryAddress: module.factory, factorySymbol: names?[module.factory])
+        }
+        do {
+            _ = try StartOrder.resolve(records.map(\.declaration), disabled: [])
+            orderingProblems = []
+        } catch {
+            orderingProblems = error.problems
+        }
+    }
+}
+
+/// Why a file has no module records to inspect.
+public enum InspectionError: Error, Sendable, Equatable, CustomStringConvertible {
+    case elf(ELFError)
+    case notLinked(fileType: UInt16)
+    case noSection
+    case sectionNotLoaded
+
+    public var description: String {
+        switch self {
+        case .elf(let error):
+            "\(error)"
+        case .notLinked(let fileType):
+            "not a linked executable or shared object (ELF type \(fileType)): inspect the binary the linker made"
+        case .noSection:
+            "no app_modules section: the binary does not link SectionRegistry, or the linker discarded the section"
+        case .sectionNotLoaded:
+            "the app_modules section is not loaded at run time (not SHF_ALLOC, or NOBITS): its records would not be seen"
+        }
+    }
+}
+
+/// Record pointers followed through a file: relocated, then looked up in
+/// the allocated section that holds them.
+struct FileMemory: RecordMemory {
+    let file: ELFFile
+    let sectionAddress: UInt64
+    let relocated: [UInt64: UInt64]
+
+    func pointer(atSectionOffset sectionOffset: Int, stored: UInt64) -> UInt64 {
+        relocated[sectionAddress &+ UInt64(sectionOffset)] ?? stored
+    }
+
+    func cString(at address: UInt64) -> [UInt8]? {
+        file.string(atAddress: address).map(Array.init)
+    }
+}
