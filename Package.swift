@@ -92,7 +92,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SectionRegistryTests",
-            dependencies: ["SectionRegistry", "CSectionRegistry", "TestModuleRecords"]
+            dependencies: ["SectionRegistry", "CSectionRegistry", "TestModuleRecords", "ELFInspection"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -20,7 +20,8 @@ public struct ModuleInspection: Sendable {
     public let orderingProblems: [OrderingProblem]
     /// The `app_modules` section header.
     public let section: ELFFile.Section
-    /// Whether the file has a symbol table to name factories with.
+    /// Whether the file has its full symbol table (`.symtab`): a stripped
+    /// one names factories only if they are exported.
     public let hasSymbols: Bool
 
     /// Reads the `app_modules` section of `file`.
@@ -40,7 +41,7 @@ public struct ModuleInspection: Sendable {
         } catch {
             throw .elf(error)
         }
-        hasSymbols = names != nil
+        hasSymbols = file.section(named: ".symtab") != nil
         let memory = FileMemory(file: file, sectionAddress: section.address, relocated: relocated)
         let scan = bytes.withUnsafeBytes { SectionScan($0, memory: memory) }
         let checked = RegistryRules.check(scan.modules.map(\.declaration), problems: scan.problems)
