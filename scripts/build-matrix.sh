@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# build-matrix.sh
+#
+# Builds the example with gold, lld and bfd, in debug and release, with and
+# without -static-stdlib (12 builds, each in .build-matrix/<name>), runs each,
+# and checks with the section-registry inspector that every build holds
+# exactly the same module records and that the app found them all.
+# Prints one line per build and exits 1 if any differs or fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+swift build --product section-registry >/dev/null
+inspector="$(swift build --show-bin-path)/section-registry"
+
+mkdir -p .build-matrix
+reference=""
+failures=0
+printf '%-28s %-9s %s\n' build result modules
+for linker in gold lld bfd; do
+    for configuration in debug release; do
+        for stdlib in shared static; do
+            name="$linker-$configuration-$stdlib"
+            scratch=".build-matrix/$name"
+            flags=(-c "$configuration" --scratch-path "$scratch" --product registry-example -Xswiftc "-use-ld=$linker")
+            [[ $stdlib == static ]] && flags+=(--static-swift-stdlib)
+            if ! swift build "${flags[@]}" >"$scratch.log" 2>&1; then
+                printf '%-28s %-9s %s\n' "$name" FAILED "build failed: $scratch.log"
+                failures=$((failures + 1))
+                continue
+            fi
+            binary="$(swift build "${flags[@]}" --show-bin-path)/registry-example"
+            # The records as the inspector reads them, without the linker's placement.
+            records=$("$inspector" inspect --json "$binary" | tr -d ' \n' | sed 's/"recordIndex":[0-9]*,//g')
+            check=$("$inspector" check "$binary" --expect Accounts --expect Search --expect Billing --expect Audit 2>&1) || true
+            found=$("$binary" | sed -n 's/^  [0-9]\. \([A-Za-z]*\) .*/\1/p' | tr '\n' ' ')
+            reference=${reference:-$records}
+            if [[ $records != "$reference" || $check != *"all checks passed"* || $found != "Accounts Search Billing Audit " ]]; then
+                printf '%-28s %-9s %s\n' "$name" DIFFERS "found: $found; $check"
+                failures=$((failures + 1))
+            else
+                printf '%-28s %-9s %s\n' "$name" ok "$found"
+            fi
+        done
+    done
+done
+if ((failures > 0)); then
+    echo "build-matrix: $failures of 12 builds failed or differ" >&2
+    exit 1
+fi
+echo "build-matrix: 12 builds hold and find the same 4 modules"
