@@ -66,6 +66,17 @@ let package = Package(
             dependencies: ["ELFInspection", "SectionRegistry"],
             path: "Sources/Tooling/Inspector"
         ),
+        // libFuzzer harnesses (scripts/fuzz.sh).
+        .executableTarget(
+            name: "ELFFuzzer",
+            dependencies: ["ELFInspection"],
+            path: "Sources/Tooling/Fuzzing/ELFFuzzer"
+        ),
+        .executableTarget(
+            name: "RecordFuzzer",
+            dependencies: ["SectionRegistry"],
+            path: "Sources/Tooling/Fuzzing/RecordFuzzer"
+        ),
     ] + exampleFeatures.flatMap(exampleFeature) + [
         // Benchmarks (scripts/bench.sh).
         .target(

@@ -116,7 +116,7 @@ struct HenEgg: Egg {}
     }
 
     @Test func aServiceThatNeedsItselfIsACycleNotADeadlock() async throws {
-        _ = try await ModuleHost(registry: declare([
+        let host = ModuleHost(registry: try declare([
             scripted("Farm", level: .service, journal: journal) {
                 $0.onSetUp = { context in
                     try context.register(Chicken.self) { _ = try context.service(Egg.self); return Hen() }
@@ -124,9 +124,13 @@ struct HenEgg: Egg {}
                 }
             },
             lookUp("Cook", after: ["Farm"]) { _ = try $0.service(Egg.self); return "an egg" },
-        ]), configuration: testConfiguration()).launch()
+        ]), configuration: testConfiguration())
+        try await host.launch()
         let line = try #require(journal.entries.first { $0.hasPrefix("Cook error") })
         #expect(line.contains("needs itself to be created"))
+        // The factories hold the context, and through it the host: stopping
+        // the provider forgets them, which is what releases the host.
+        await host.terminate()
     }
 
     @Test func removingAModuleRemovesItsServices() async throws {

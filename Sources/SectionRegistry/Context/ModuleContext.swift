@@ -29,6 +29,9 @@ public struct ModuleContext: Sendable {
     /// protocol (`PaymentGateway.self`). `make` runs on the first lookup
     /// (``ServiceLifetime/shared``) or on every one (``ServiceLifetime/perLookup``).
     ///
+    /// `make` may capture this context to look up other services; the host
+    /// forgets it when this module stops.
+    ///
     /// - Throws: ``ServiceError/duplicate(service:registeredBy:again:)`` if
     ///   another module registered the type.
     public func register<Service: Sendable>(

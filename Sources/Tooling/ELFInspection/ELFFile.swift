@@ -50,7 +50,7 @@ public struct ELFFile: Sendable {
         var headers: [(nameOffset: UInt32, section: Section)] = []
         for index in 0..<Int(count) {
             let (start, overflow) = sectionHeaders.addingReportingOverflow(UInt64(index) * UInt64(entrySize))
-            guard !overflow, start <= UInt64(Int.max) else { throw .malformed("section header offset") }
+            guard !overflow, start <= UInt64(bytes.count) else { throw .truncated("section header \(index)") }
             let at = Int(start)
             let what = "section header \(index)"
             headers.append((try reader.u32(at, what), Section(
@@ -92,8 +92,9 @@ public struct ELFFile: Sendable {
         guard let section = sections.first(where: {
             $0.isAllocated && $0.hasFileBytes && address >= $0.address && address - $0.address < $0.size
         }) else { return nil }
-        let start = section.offset + (address - section.address)
-        guard let data = try? ByteReader(bytes).slice(at: start, count: section.size - (address - section.address), "a string"),
+        let delta = address - section.address
+        let (start, overflow) = section.offset.addingReportingOverflow(delta)
+        guard !overflow, let data = try? ByteReader(bytes).slice(at: start, count: section.size - delta, "a string"),
               let end = data.firstIndex(of: 0) else { return nil }
         return data[..<end]
     }
