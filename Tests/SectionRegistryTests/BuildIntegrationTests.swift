@@ -81,6 +81,12 @@ import Testing
         #expect(verify.output.contains("app_modules holds no module records"), "\(verify.output)")
     }
 
+    @Test func oneNameRegisteredInTwoTargetsFailsTheLinkNamingIt() throws {
+        let build = try swiftBuild("DuplicateApp", packagePath: clientPackage, scratch: "client")
+        #expect(build.result.status != 0)
+        #expect(build.result.output.contains("app_module_record_Greeter"), "\(build.result.output)")
+    }
+
     @Test func verifySectionsRejectsABinaryWithoutTheSection() throws {
         let result = try runCommand([verifySectionsScript, "/bin/sh"])
         #expect(result.status == 1)

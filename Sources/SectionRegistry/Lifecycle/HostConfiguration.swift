@@ -22,6 +22,10 @@ public struct HostConfiguration: Sendable {
     public var disabledModules: Set<String> = []
     /// How long each module may take to stop before shutdown goes on without it.
     public var stopTimeLimit: Duration = .seconds(10)
+    /// How long each module may take to start; `nil`, the default, waits as
+    /// long as it takes. A module over the limit fails the launch (and is
+    /// not stopped: it never said it started).
+    public var startTimeLimit: Duration? = nil
     /// How long ``ModuleHost/gather(_:)`` waits for a module's answer, unless
     /// the event sets ``ModuleEvent/answerTimeLimit``.
     public var answerTimeLimit: Duration = .seconds(5)

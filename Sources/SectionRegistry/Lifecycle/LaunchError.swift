@@ -38,3 +38,13 @@ public enum RemovalError: Error, CustomStringConvertible {
         }
     }
 }
+
+/// A hook did not finish within its time limit; the host went on without it.
+public struct TimeLimitExceeded: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The limit it had.
+    public let limit: Duration
+
+    public var description: String {
+        "did not finish within \(limit)"
+    }
+}

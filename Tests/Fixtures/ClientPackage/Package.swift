@@ -4,7 +4,8 @@
 // - GoodApp must link and find Greeter;
 // - OrphanApp registers a module without a Swift factory and must not link;
 // - UnretainedApp registers a module as a compiler without `retain` would,
-//   which lld's --gc-sections drops: discovery must say so.
+//   which lld's --gc-sections drops: discovery must say so;
+// - DuplicateApp links two registrations of Greeter and must not link.
 import PackageDescription
 
 let sectionRegistry = Target.Dependency.product(name: "SectionRegistry", package: "SectionRegistry")
@@ -28,6 +29,9 @@ let package = Package(
         registration("UnretainedRegistration"),
         .target(name: "Unretained", dependencies: [sectionRegistry, "UnretainedRegistration"]),
         .executableTarget(name: "UnretainedApp", dependencies: [sectionRegistry, "Unretained"]),
+
+        registration("DuplicateRegistration"),
+        .executableTarget(name: "DuplicateApp", dependencies: [sectionRegistry, "Greeter", "DuplicateRegistration"]),
     ],
     swiftLanguageModes: [.v6]
 )

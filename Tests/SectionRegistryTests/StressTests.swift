@@ -1,0 +1,121 @@
+import Testing
+@testable import SectionRegistry
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Concurrency, signals and time limits under pressure: what must still hold
+/// is that every other module got its events, shutdown ran in reverse order,
+/// and no module was started or stopped twice.
+@Suite(.serialized) struct StressTests {
+    let journal = Journal()
+
+    /// How many times each module ran `phase`, by name.
+    func counts(_ phase: String) -> [String: Int] {
+        journal.modules(phase).reduce(into: [:]) { $0[$1, default: 0] += 1 }
+    }
+
+    @Test func dispatchingFromManyTasksWhileModulesAreRemoved() async throws {
+        let names = (0..<16).map { "S" + (($0 < 10) ? "0" : "") + String($0) }
+        let host = ModuleHost(registry: try declare(names.map { name in
+            scripted(name, journal: journal) { $0.onSetUp = { $0.on(Ping.self) { _ in name } } }
+        }), configuration: testConfiguration())
+        try await host.launch()
+        let removed = ["S03", "S07", "S11", "S15"]
+        let violations = Journal()
+
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    for _ in 0..<300 {
+                        let report = await host.broadcast(Ping(payload: 0))
+                        let answered = report.replies.map(\.module)
+                        if report.replies.map(\.reply) != answered || answered != answered.sorted() || !report.failures.isEmpty {
+                            violations.add("\(answered)")
+                        }
+                    }
+                }
+            }
+            group.addTask {
+                for name in removed {
+                    _ = try? await host.remove(name)
+                    await Task.yield()
+                }
+            }
+        }
+
+        #expect(violations.entries.isEmpty)
+        #expect(await host.broadcast(Ping(payload: 0)).replies.map(\.module) == names.filter { !removed.contains($0) })
+        await host.terminate()
+        #expect(counts("stop") == Dictionary(uniqueKeysWithValues: names.map { ($0, 1) }), "each module stopped exactly once")
+        #expect(Array(journal.modules("stop").suffix(12)) == names.filter { !removed.contains($0) }.reversed())
+        #expect(counts("begin").values.allSatisfy { $0 == 1 }, "nothing started twice")
+    }
+
+    @Test func aSignalDuringLaunchIsServedOnceLaunchEnds() async throws {
+        let host = ModuleHost(registry: try declare([
+            scripted("A", journal: journal),
+            scripted("B", journal: journal) { $0.whileStarting = { kill(getpid(), SIGTERM) } },
+            scripted("C", journal: journal),
+        ]), configuration: testConfiguration())
+        let outcomes = try await host.run()
+        #expect(journal.modules("ready") == ["A", "B", "C"], "launch completed")
+        #expect(outcomes.map(\.module) == ["C", "B", "A"])
+        #expect(outcomes.allSatisfy { if case .completed = $0.result { true } else { false } })
+        #expect(counts("stop") == ["A": 1, "B": 1, "C": 1])
+    }
+
+    @Test func aSecondSignalDuringShutdownSkipsTheModulesNotYetStopped() async throws {
+        let host = ModuleHost(registry: try declare([
+            scripted("A", journal: journal),
+            scripted("B", journal: journal) { $0.hangsInStop = true },
+            scripted("C", journal: journal),
+            scripted("Last", level: .late, journal: journal) { $0.onSetUp = { _ in } },
+        ]), configuration: testConfiguration { $0.stopTimeLimit = .seconds(30) })
+        // Once everything is ready, the first SIGTERM; once B is stopping (and
+        // hangs), the second.
+        let signaller = Task {
+            while !journal.entries.contains("ready Last") { try await Task.sleep(for: .milliseconds(5)) }
+            kill(getpid(), SIGTERM)
+            while !journal.entries.contains("stop B") { try await Task.sleep(for: .milliseconds(5)) }
+            kill(getpid(), SIGTERM)
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let outcomes = try await host.run()
+        try await signaller.value
+        #expect(start.duration(to: clock.now) < .seconds(20), "the 30 s stop limit was not waited for")
+        #expect(outcomes.map(\.module) == ["Last", "C", "B", "A"])
+        let results = outcomes.map { outcome -> String in
+            switch outcome.result {
+            case .completed: "completed"
+            case .skipped: "skipped"
+            case .failed, .timedOut: "\(outcome.result)"
+            }
+        }
+        #expect(results == ["completed", "completed", "skipped", "skipped"])
+        #expect(journal.modules("stop") == ["Last", "C", "B"], "A was never asked to stop, nobody twice")
+    }
+
+    @Test func aModuleThatHangsInStartFailsTheLaunchWithinItsLimit() async throws {
+        let host = ModuleHost(registry: try declare([
+            scripted("A", journal: journal),
+            scripted("Hung", journal: journal) { $0.whileStarting = { while true { try? await Task.sleep(for: .seconds(60)) } } },
+            scripted("Z", journal: journal),
+        ]), configuration: testConfiguration { $0.startTimeLimit = .milliseconds(100) })
+        do {
+            try await host.launch()
+            Issue.record("launched")
+        } catch {
+            guard case .moduleFailed("Hung", .start, let cause, let rollback) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(cause as? TimeLimitExceeded == TimeLimitExceeded(limit: .milliseconds(100)))
+            #expect(rollback.map(\.module) == ["A"])
+            #expect(error.description.contains("module 'Hung' failed in start: did not finish within 0.1 seconds"))
+        }
+        #expect(!journal.entries.contains("begin Z"))
+        #expect(counts("stop") == ["A": 1])
+    }
+}
