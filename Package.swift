@@ -25,6 +25,12 @@ let package = Package(
     name: "SectionRegistry",
     products: [
         .library(name: "SectionRegistry", targets: ["SectionRegistry"]),
+        // For programs that load plugins: the program and every plugin link
+        // this one shared copy, so their Swift types are the same types. Their
+        // registration targets take the C side, statically, from
+        // SectionRegistryRecords: every image needs its own section bounds.
+        .library(name: "SectionRegistryDynamic", type: .dynamic, targets: ["SectionRegistry"]),
+        .library(name: "SectionRegistryRecords", targets: ["CSectionRegistry"]),
         .executable(name: "registry-example", targets: ["ExampleApp"]),
         .executable(name: "registry-bench", targets: ["BenchmarkRunner"]),
         .executable(name: "section-registry", targets: ["Inspector"]),

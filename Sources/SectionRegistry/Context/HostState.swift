@@ -18,10 +18,4 @@ final class HostState: Sendable {
         handlers.removeHandlers(of: module)
         services.removeServices(of: module)
     }
-
-    /// Forgets every handler and service: after a failed launch.
-    func forgetEverything() {
-        handlers.removeAll()
-        services.removeAll()
-    }
 }

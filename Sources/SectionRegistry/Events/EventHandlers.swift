@@ -65,10 +65,6 @@ final class EventHandlers: Sendable {
         }
     }
 
-    func removeAll() {
-        lists.withLock { $0 = [:] }
-    }
-
     /// A snapshot: handlers added or removed later do not change a dispatch
     /// already under way.
     @usableFromInline

@@ -11,7 +11,7 @@
 /// many tasks may dispatch at once, alongside launch, removal and shutdown.
 public actor ModuleHost {
     /// A module the host created, with its context.
-    private struct HostedModule: Sendable {
+    struct HostedModule: Sendable {
         let descriptor: ModuleDescriptor
         let instance: any AppModule
         let context: ModuleContext
@@ -29,18 +29,22 @@ public actor ModuleHost {
         }
     }
 
-    private enum Status {
+    enum Status {
         case idle, launching, running, stopping, stopped
     }
 
     /// How this host runs its modules.
     public nonisolated let configuration: HostConfiguration
     @usableFromInline nonisolated let shared: HostState
-    private let registry: ModuleRegistry
-    private var status = Status.idle
+    let registry: ModuleRegistry
+    var status = Status.idle
     /// The modules whose `start` succeeded, in start order.
-    private var started: [HostedModule] = []
+    var started: [HostedModule] = []
     private var hookOutcomes: [HookOutcome] = []
+    /// Plugins loaded into this host, in load order.
+    var plugins: [PluginLibrary.Loaded] = []
+    /// The rank the next module created gets.
+    private var nextRank = 0
 
     /// A host for the modules of `registry`, not yet launched.
     public init(registry: ModuleRegistry, configuration: HostConfiguration = HostConfiguration()) {
@@ -82,52 +86,83 @@ public actor ModuleHost {
             status = .stopped
             throw .invalidOrder(error)
         }
-        let modules = order.enumerated().map { rank, descriptor in
-            HostedModule(
-                descriptor: descriptor,
-                instance: descriptor.makeModule(),
-                context: ModuleContext(moduleName: descriptor.name, rank: rank, host: shared)
-            )
-        }
-        let byName = Dictionary(uniqueKeysWithValues: modules.map { ($0.name, $0) })
-
-        for module in modules {
-            try await runOrRollBack(.setUp, [module])
-        }
-        for step in StartSteps.group(order) {
-            try await runOrRollBack(.start, step.map { byName[$0.name]! })
-        }
-        for module in started {
-            try await runOrRollBack(.ready, [module])
+        do {
+            try await bringUp(order)
+        } catch {
+            status = .stopped
+            throw error
         }
         status = .running
     }
 
+    /// Creates the modules of `order`, a start order, and takes them through
+    /// setUp, start and ready. If a hook fails, stops those of them that
+    /// started, in reverse order, forgets them all, and throws; modules
+    /// started before are left running.
+    func bringUp(_ order: [ModuleDescriptor]) async throws(LaunchError) {
+        let modules = order.map { descriptor in
+            defer { nextRank += 1 }
+            return HostedModule(
+                descriptor: descriptor,
+                instance: descriptor.makeModule(),
+                context: ModuleContext(moduleName: descriptor.name, rank: nextRank, host: shared)
+            )
+        }
+        let byName = Dictionary(uniqueKeysWithValues: modules.map { ($0.name, $0) })
+        let alreadyStarted = started.count
+        do {
+            for module in modules {
+                try await runOrThrow(.setUp, [module])
+            }
+            for step in StartSteps.group(order) {
+                try await runOrThrow(.start, step.map { byName[$0.name]! })
+            }
+            for module in started[alreadyStarted...] {
+                try await runOrThrow(.ready, [module])
+            }
+        } catch {
+            let rollback = await stop(started[alreadyStarted...].reversed())
+            started.removeSubrange(alreadyStarted...)
+            for module in modules { shared.forget(module.name) }
+            throw .moduleFailed(module: error.module, phase: error.phase, error: error.error, rollback: rollback)
+        }
+    }
+
+    /// A hook that failed during ``bringUp(_:)``.
+    private struct HookFailure: Error {
+        let module: String
+        let phase: LifecyclePhase
+        let error: any Error
+    }
+
     /// Runs `phase` of `modules`, alongside each other when there are
-    /// several. Modules that start are recorded as started; if any hook
-    /// fails, rolls the launch back and throws for the first failure in
-    /// start order.
-    private func runOrRollBack(_ phase: LifecyclePhase, _ modules: [HostedModule]) async throws(LaunchError) {
-        let outcomes = await Self.run(phase, of: modules)
+    /// several. Modules that start are recorded as started; throws the first
+    /// failure in start order.
+    private func runOrThrow(_ phase: LifecyclePhase, _ modules: [HostedModule]) async throws(HookFailure) {
+        let outcomes = await run(phase, of: modules)
         hookOutcomes += outcomes
         for (module, outcome) in zip(modules, outcomes) {
             if phase == .start, case .completed = outcome.result { started.append(module) }
         }
         for outcome in outcomes {
-            if case .failed(let error) = outcome.result {
-                let rollback = await stopAll()
-                shared.forgetEverything()
-                status = .stopped
-                throw .moduleFailed(module: outcome.module, phase: phase, error: error, rollback: rollback)
+            let failure: (any Error)?
+            switch outcome.result {
+            case .failed(let error): failure = error
+            case .timedOut: failure = TimeLimitExceeded(limit: configuration.startTimeLimit ?? .zero)
+            case .completed, .skipped: failure = nil
+            }
+            if let failure {
+                throw HookFailure(module: outcome.module, phase: phase, error: failure)
             }
         }
     }
 
-    private static func run(_ phase: LifecyclePhase, of modules: [HostedModule]) async -> [HookOutcome] {
-        if modules.count == 1 { return [await run(phase, of: modules[0])] }
+    private func run(_ phase: LifecyclePhase, of modules: [HostedModule]) async -> [HookOutcome] {
+        let limit = phase == .start ? configuration.startTimeLimit : nil
+        if modules.count == 1 { return [await Self.run(phase, of: modules[0], within: limit)] }
         return await withTaskGroup(of: (Int, HookOutcome).self) { group in
             for (index, module) in modules.enumerated() {
-                group.addTask { (index, await run(phase, of: module)) }
+                group.addTask { (index, await Self.run(phase, of: module, within: limit)) }
             }
             var outcomes = [HookOutcome?](repeating: nil, count: modules.count)
             for await (index, outcome) in group { outcomes[index] = outcome }
@@ -135,15 +170,27 @@ public actor ModuleHost {
         }
     }
 
-    private static func run(_ phase: LifecyclePhase, of module: HostedModule) async -> HookOutcome {
+    /// Runs one hook, timed; with a `limit`, in a task of its own that the
+    /// host stops waiting for when the limit is up or the caller is cancelled.
+    private static func run(_ phase: LifecyclePhase, of module: HostedModule, within limit: Duration?) async -> HookOutcome {
         let clock = ContinuousClock()
         let start = clock.now
-        do {
-            try await module.run(phase)
-            return HookOutcome(module: module.name, phase: phase, result: .completed, duration: start.duration(to: clock.now))
-        } catch {
-            return HookOutcome(module: module.name, phase: phase, result: .failed(error), duration: start.duration(to: clock.now))
+        let result: HookOutcome.Result
+        if let limit {
+            switch await withTimeLimit(limit, { try await module.run(phase) }) {
+            case .success?: result = .completed
+            case .failure(let error)?: result = .failed(error)
+            case nil: result = Task.isCancelled ? .skipped : .timedOut
+            }
+        } else {
+            do {
+                try await module.run(phase)
+                result = .completed
+            } catch {
+                result = .failed(error)
+            }
         }
+        return HookOutcome(module: module.name, phase: phase, result: result, duration: start.duration(to: clock.now))
     }
 
     // MARK: Reload, removal, shutdown
@@ -155,7 +202,7 @@ public actor ModuleHost {
         guard status == .running else { return [] }
         var outcomes: [HookOutcome] = []
         for module in started {
-            outcomes.append(await Self.run(.reload, of: module))
+            outcomes.append(await Self.run(.reload, of: module, within: nil))
         }
         hookOutcomes += outcomes
         return outcomes
@@ -186,16 +233,22 @@ public actor ModuleHost {
     public func terminate() async -> [HookOutcome] {
         guard status == .running else { return [] }
         status = .stopping
-        let outcomes = await stopAll()
+        let stopping = started.reversed()
+        started = []
+        let outcomes = await stop(stopping)
+        for plugin in plugins {
+            RegisteredSections.release(plugin.library.section)
+            plugin.library.close()
+        }
+        plugins = []
         status = .stopped
         return outcomes
     }
 
-    private func stopAll() async -> [HookOutcome] {
-        let stopping = started.reversed()
-        started = []
+    /// Forgets and stops `modules`, in the order given.
+    func stop(_ modules: some Sequence<HostedModule>) async -> [HookOutcome] {
         var outcomes: [HookOutcome] = []
-        for module in stopping {
+        for module in modules {
             shared.forget(module.name)
             outcomes.append(await stop(module))
         }
@@ -207,14 +260,6 @@ public actor ModuleHost {
         guard !Task.isCancelled else {
             return HookOutcome(module: module.name, phase: .stop, result: .skipped, duration: .zero)
         }
-        let clock = ContinuousClock()
-        let start = clock.now
-        let result: HookOutcome.Result
-        switch await withTimeLimit(configuration.stopTimeLimit, { try await module.run(.stop) }) {
-        case .success?: result = .completed
-        case .failure(let error)?: result = .failed(error)
-        case nil: result = Task.isCancelled ? .skipped : .timedOut
-        }
-        return HookOutcome(module: module.name, phase: .stop, result: result, duration: start.duration(to: clock.now))
+        return await Self.run(.stop, of: module, within: configuration.stopTimeLimit)
     }
 }

@@ -35,7 +35,9 @@ public struct ModuleRegistry: Sendable {
 
     private static let linkedDiscovery = Result { () throws(DiscoveryError) in
         linkedDiscoveryCount.add(1, ordering: .relaxed)
-        return try readLinkedSection()
+        let section = try LinkedSection.bytes()
+        _ = RegisteredSections.claim(section)
+        return try ModuleRegistry(SectionScan(section))
     }
 
     /// Reads and checks the section anew on every call: what ``linked()``

@@ -81,10 +81,6 @@ final class ServiceRegistry: Sendable {
         return instance as! Service
     }
 
-    func removeAll() {
-        entries.withLock { $0 = [:] }
-    }
-
     /// Forgets the services `provider` registered; instances already handed
     /// out stay with whoever holds them.
     func removeServices(of provider: String) {

@@ -1,0 +1,15 @@
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stddef.h>
+
+#include "app_modules_section.h"
+
+const void *app_modules_image_of(const void *address, const char **file) {
+    Dl_info info;
+    if (dladdr(address, &info) == 0) {
+        *file = NULL;
+        return NULL;
+    }
+    *file = info.dli_fname;
+    return info.dli_fbase;
+}
