@@ -1,0 +1,115 @@
+import ELFInspection
+import Foundation
+import Testing
+
+/// Plugins loaded with dlopen into a real process: the plugin example's host
+/// (Sources/Example/Plugins) and the plugins of Tests/Fixtures/PluginPackage.
+@Suite(.serialized) struct PluginTests {
+    let examplePackage = packageRoot.appendingPathComponent("Sources/Example/Plugins")
+    let fixturePackage = packageRoot.appendingPathComponent("Tests/Fixtures/PluginPackage")
+
+    /// The host and the example plugin, libReportsPlugin.so.
+    func builtExample() throws -> (host: String, reports: String) {
+        let host = try swiftBuild("registry-plugin-host", packagePath: examplePackage, scratch: "plugins")
+        try #require(host.result.status == 0, "\(host.result.output)")
+        let reports = try swiftBuild("ReportsPlugin", packagePath: examplePackage, scratch: "plugins")
+        try #require(reports.result.status == 0, "\(reports.result.output)")
+        return (host.binary, library(reports.binary))
+    }
+
+    /// A plugin of the fixture package.
+    func builtFixture(_ product: String) throws -> String {
+        let build = try swiftBuild(product, packagePath: fixturePackage, scratch: "plugin-fixtures")
+        try #require(build.result.status == 0, "\(build.result.output)")
+        return library(build.binary)
+    }
+
+    /// swiftBuild names the product's file as an executable's.
+    func library(_ binary: String) -> String {
+        let url = URL(fileURLWithPath: binary)
+        return url.deletingLastPathComponent().appendingPathComponent("lib\(url.lastPathComponent).so").path
+    }
+
+    func lines(_ result: CommandResult) -> [String] {
+        result.output.split(separator: "\n").map(String.init)
+    }
+
+    @Test func aPluginWithADependencyOnTheProgramStartsAfterItAndStopsBeforeIt() throws {
+        let example = try builtExample()
+        let run = try runCommand([example.host, example.reports])
+        #expect(run.status == 0, "\(run.output)")
+        #expect(lines(run) == [
+            "  Clock: started",
+            "program: Clock",
+            "  Reports: started (start #1 in this process)",
+            "loaded \(example.reports): Reports",
+            "running: Clock, Reports",
+            "  Reports: stopped",
+            "  Clock: stopped",
+            "stopped: Reports, Clock",
+        ])
+    }
+
+    @Test func unloadingStopsThePluginsModulesAndKeepsTheLibraryMapped() throws {
+        let example = try builtExample()
+        let run = try runCommand([example.host, "--unload-and-reload", example.reports])
+        #expect(run.status == 0, "\(run.output)")
+        let output = lines(run)
+        #expect(output.contains("unloaded \(example.reports): Reports"))
+        // The module's static counter survived: the same mapping, new instances.
+        #expect(output.contains("  Reports: started (start #2 in this process)"), "\(run.output)")
+        #expect(output.filter { $0 == "  Reports: stopped" }.count == 2, "stopped once per load")
+        #expect(output.suffix(1) == ["stopped: Reports, Clock"])
+    }
+
+    @Test func aPluginMayComeAfterAnotherPlugin() throws {
+        let example = try builtExample()
+        let dependent = try builtFixture("DependentPlugin")
+        let run = try runCommand([example.host, example.reports, dependent])
+        #expect(run.status == 0, "\(run.output)")
+        #expect(lines(run).suffix(2) == ["  Clock: stopped", "stopped: Digest, Reports, Clock"])
+
+        let alone = try runCommand([example.host, dependent])
+        #expect(alone.status == 1)
+        #expect(alone.output.contains("module 'Digest' comes after 'Reports', which is not linked"), "\(alone.output)")
+        #expect(!alone.output.contains("Digest: started"))
+    }
+
+    @Test func aNameTheProgramRegistersIsRefusedAndNothingOfThePluginStarts() throws {
+        let example = try builtExample()
+        let duplicate = try builtFixture("DuplicatePlugin")
+        let run = try runCommand([example.host, duplicate])
+        #expect(run.status == 1)
+        #expect(run.output.contains("registers module 'Clock', which the program registers already: rename one of them"), "\(run.output)")
+        #expect(lines(run).filter { $0.contains("Clock: started") }.count == 1)
+        #expect(lines(run).suffix(1) == ["stopped: Clock"])
+    }
+
+    @Test func aPluginWithItsOwnCopyOfSectionRegistryIsRefused() throws {
+        let example = try builtExample()
+        let copy = try builtFixture("OwnCopyPlugin")
+        let run = try runCommand([example.host, copy])
+        #expect(run.status == 1)
+        #expect(run.output.contains("carries its own copy of SectionRegistry"), "\(run.output)")
+        #expect(run.output.contains("depend on the SectionRegistryDynamic product"))
+        #expect(!run.output.contains("Mirror: started"))
+    }
+
+    @Test func aPluginWithoutRecordsAndAMissingFileAreRefused() throws {
+        let example = try builtExample()
+        let empty = try builtFixture("NoRecordsPlugin")
+        let run = try runCommand([example.host, empty, "/nonexistent/libNothing.so"])
+        #expect(run.status == 1)
+        #expect(run.output.contains("holds no module records"), "\(run.output)")
+        #expect(run.output.contains("cannot load plugin /nonexistent/libNothing.so: /nonexistent/libNothing.so: cannot open shared object file"))
+        #expect(lines(run).suffix(1) == ["stopped: Clock"])
+    }
+
+    @Test func theInspectorReadsThePluginsRecords() throws {
+        let example = try builtExample()
+        let inspection = try ModuleInspection(ELFFile(bytes: Array(try #require(FileManager.default.contents(atPath: example.reports)))))
+        #expect(inspection.records.map(\.declaration.name) == ["Reports"])
+        #expect(inspection.records.map(\.factorySymbol) == ["app_module_Reports"])
+        #expect(inspection.records.first?.declaration.dependencies == ["Clock"])
+    }
+}
