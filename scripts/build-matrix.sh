@@ -5,6 +5,13 @@
 # without -static-stdlib (12 builds, each in .build-matrix/<name>), runs each,
 # and checks with the section-registry inspector that every build holds
 # exactly the same module records and that the app found them all.
+#
+# With the shared Swift runtime it also builds the plugin example
+# (Sources/Example/Plugins) with the same linker and configuration, checks
+# the plugin with the inspector, and runs the host loading the plugin. With
+# -static-stdlib there is no plugin build: every image would carry a Swift
+# runtime of its own, and the toolchain cannot link SectionRegistryDynamic
+# statically (no static _FoundationCShims for shared objects).
 # Prints one line per build and exits 1 if any differs or fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +20,27 @@ swift build --product section-registry >/dev/null
 inspector="$(swift build --show-bin-path)/section-registry"
 
 mkdir -p .build-matrix
+
+# Builds the plugin example like build $1 and runs its host with the plugin;
+# prints what it found, or why not, and fails if the plugin did not join.
+check_plugin() {
+    local scratch=".build-matrix/plugins-$1"
+    local flags=(--package-path Sources/Example/Plugins -c "$2" --scratch-path "$scratch" -Xswiftc "-use-ld=$3")
+    if ! swift build "${flags[@]}" >"$scratch.log" 2>&1; then
+        echo "build failed: $scratch.log"
+        return 1
+    fi
+    local bin
+    bin="$(swift build "${flags[@]}" --show-bin-path)"
+    if ! "$inspector" check "$bin/libReportsPlugin.so" --expect Reports --host "$bin/registry-plugin-host" >/dev/null 2>&1; then
+        echo "section-registry check --host failed on libReportsPlugin.so"
+        return 1
+    fi
+    local running
+    running=$("$bin/registry-plugin-host" "$bin/libReportsPlugin.so" | sed -n 's/^running: //p')
+    [[ $running == "Clock, Reports" ]] || { echo "host ran: ${running:-nothing}"; return 1; }
+    echo "plugin: $running"
+}
 reference=""
 failures=0
 printf '%-28s %-9s %s\n' build result modules
@@ -37,9 +65,13 @@ for linker in gold lld bfd; do
             if [[ $records != "$reference" || $check != *"all checks passed"* || $found != "Accounts Search Billing Audit " ]]; then
                 printf '%-28s %-9s %s\n' "$name" DIFFERS "found: $found; $check"
                 failures=$((failures + 1))
+            elif [[ $stdlib == shared ]] && ! plugin=$(check_plugin "$name" "$configuration" "$linker"); then
+                printf '%-28s %-9s %s\n' "$name" DIFFERS "plugin: $plugin"
+                failures=$((failures + 1))
             else
-                printf '%-28s %-9s %s\n' "$name" ok "$found"
+                printf '%-28s %-9s %s\n' "$name" ok "$found${plugin:+| $plugin}"
             fi
+            plugin=""
         done
     done
 done
@@ -47,4 +79,4 @@ if ((failures > 0)); then
     echo "build-matrix: $failures of 12 builds failed or differ" >&2
     exit 1
 fi
-echo "build-matrix: 12 builds hold and find the same 4 modules"
+echo "build-matrix: 12 builds hold and find the same 4 modules; the 6 with the shared runtime load the plugin"

@@ -113,3 +113,22 @@ import Testing
         #expect(inspection.records.first?.declaration.dependencies == ["Clock"])
     }
 }
+
+extension PluginTests {
+    @Test func checkWithHostAcceptsAPluginAfterTheProgramAndRefusesADuplicate() throws {
+        let example = try builtExample()
+        let inspector = try swiftBuild("section-registry", scratch: "debug")
+        try #require(inspector.result.status == 0, "\(inspector.result.output)")
+
+        let alone = try runCommand([inspector.binary, "check", example.reports])
+        #expect(alone.status == 1)
+        #expect(alone.output.contains("module 'Reports' comes after 'Clock', which is not linked"), "\(alone.output)")
+
+        let withHost = try runCommand([inspector.binary, "check", example.reports, "--expect", "Reports", "--host", example.host])
+        #expect(withHost.status == 0, "\(withHost.output)")
+
+        let duplicate = try runCommand([inspector.binary, "check", try builtFixture("DuplicatePlugin"), "--host", example.host])
+        #expect(duplicate.status == 1)
+        #expect(duplicate.output.contains("module 'Clock' is registered by \(example.host) already: rename one of them"), "\(duplicate.output)")
+    }
+}

@@ -50,12 +50,26 @@ public struct ModuleInspection: Sendable {
             let module = scan.modules[index]
             return Record(declaration: module.declaration, factoryAddress: module.factory, factorySymbol: names?[module.factory])
         }
+        orderingProblems = Self.orderingProblems(of: records.map(\.declaration))
+    }
+
+    private static func orderingProblems(of declarations: [ModuleDeclaration]) -> [OrderingProblem] {
         do {
-            _ = try StartOrder.resolve(records.map(\.declaration), disabled: [])
-            orderingProblems = []
+            _ = try StartOrder.resolve(declarations, disabled: [])
+            return []
         } catch {
-            orderingProblems = error.problems
+            return error.problems
         }
+    }
+
+    /// What would refuse these records as a plugin of a program holding
+    /// `host`'s records, as ``ModuleHost/load(plugin:)`` checks: names the
+    /// host registers already, and the ordering of both sets together (so a
+    /// plugin may come after the host's modules).
+    public func problems(asPluginOf host: ModuleInspection) -> (duplicateNames: [String], ordering: [OrderingProblem]) {
+        let hostNames = Set(host.records.map(\.declaration.name))
+        let duplicates = records.map(\.declaration.name).filter(hostNames.contains)
+        return (duplicates, Self.orderingProblems(of: (host.records + records).map(\.declaration)))
     }
 }
 

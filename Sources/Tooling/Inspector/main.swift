@@ -2,7 +2,10 @@
 // binary without running it (and without readelf).
 //
 //   section-registry inspect [--json] BINARY
-//   section-registry check BINARY [--expect NAME ...]
+//   section-registry check BINARY [--expect NAME ...] [--host PROGRAM]
+//
+// With --host, BINARY is a plugin checked as PROGRAM would load it: its
+// modules may come after PROGRAM's, and may not share their names.
 //
 // Exit status: 0 when all is well, 1 when `check` finds a problem, 2 for a
 // file that cannot be inspected or bad usage.
@@ -12,7 +15,7 @@ import SectionRegistry
 
 let usage = """
     usage: section-registry inspect [--json] BINARY
-           section-registry check BINARY [--expect NAME ...]
+           section-registry check BINARY [--expect NAME ...] [--host PROGRAM]
     """
 
 func fail(_ message: String, status: Int32 = 2) -> Never {
@@ -102,15 +105,27 @@ case "inspect":
 case "check":
     guard let path = arguments.first else { fail(usage) }
     var expected: [String] = []
+    var hostPath: String?
     var rest = arguments.dropFirst()
     while let option = rest.popFirst() {
-        guard option == "--expect", let name = rest.popFirst() else { fail(usage) }
-        expected.append(name)
+        switch (option, rest.popFirst()) {
+        case ("--expect", let name?): expected.append(name)
+        case ("--host", let program?) where hostPath == nil: hostPath = program
+        default: fail(usage)
+        }
     }
     let inspection = inspect(path)
     let found = Set(inspection.records.map(\.declaration.name))
     let missing = expected.filter { !found.contains($0) }
-    let failures = problems(of: inspection) + missing.map { "expected module '\($0)' is not in app_modules" }
+    var failures = inspection.problems.flatMap { $0.description.split(separator: "\n").map(String.init) }
+    if let hostPath {
+        let asPlugin = inspection.problems(asPluginOf: inspect(hostPath))
+        failures += asPlugin.duplicateNames.map { "module '\($0)' is registered by \(hostPath) already: rename one of them" }
+        failures += asPlugin.ordering.map(\.description)
+    } else {
+        failures += inspection.orderingProblems.map(\.description)
+    }
+    failures += missing.map { "expected module '\($0)' is not in app_modules" }
     guard failures.isEmpty else {
         fail("\(path): check failed:\n" + failures.map { "  - \($0)" }.joined(separator: "\n"), status: 1)
     }
