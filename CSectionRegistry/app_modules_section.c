@@ -4,8 +4,9 @@
  * the section, it makes the section, and with it the linker-defined bounds,
  * exist in every image that links this file, with or without modules. The
  * bounds are therefore declared strong: a missing section is a link error,
- * never a silent empty registry. */
-APP_MODULE_RECORD_ATTRIBUTES static const app_module_record app_modules_anchor;
+ * never a silent empty registry. Static, so every image has its own; GCC
+ * rejects a visibility attribute on it. */
+APP_MODULE_IN_SECTION static const app_module_record app_modules_anchor;
 
 /* Hidden: each image has bounds of its own, and the linker's default
  * (protected) visibility misbehaves across images. */

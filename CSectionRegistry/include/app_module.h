@@ -114,9 +114,13 @@ _Static_assert(__builtin_offsetof(app_module_record, name) == 64,
 #  define APP_MODULE_RETAIN
 #endif
 
-#define APP_MODULE_RECORD_ATTRIBUTES                                                    \
-    __attribute__((used, section(APP_MODULE_SECTION), visibility("hidden"),             \
-                   aligned(APP_MODULE_RECORD_ALIGNMENT))) APP_MODULE_RETAIN
+/* What puts an object in the section and keeps it there. */
+#define APP_MODULE_IN_SECTION                                                           \
+    __attribute__((used, section(APP_MODULE_SECTION), aligned(APP_MODULE_RECORD_ALIGNMENT))) \
+    APP_MODULE_RETAIN
+
+/* A record: in the section, and hidden, so records stay with their image. */
+#define APP_MODULE_RECORD_ATTRIBUTES APP_MODULE_IN_SECTION __attribute__((visibility("hidden")))
 
 /* The options of APP_MODULE are designated initializers that override the
  * defaults; say so to the compiler instead of warning. */

@@ -7,15 +7,7 @@ import Testing
     static let compilers = ["clang", "gcc"]
 
     func compile(_ source: String, with compiler: String) throws -> (result: CommandResult, object: String) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("header-\(compiler)-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let sourceFile = directory.appendingPathComponent("registration.c")
-        try source.write(to: sourceFile, atomically: true, encoding: .utf8)
-        let object = directory.appendingPathComponent("registration.o").path
-        let include = packageRoot.appendingPathComponent("CSectionRegistry/include").path
-        let result = try runCommand([compiler, "-std=c11", "-Wall", "-Wextra", "-Werror", "-fPIC", "-O2",
-                                     "-I", include, "-c", sourceFile.path, "-o", object])
-        return (result, object)
+        try compileC(source, named: "registration", with: compiler, in: scratchDirectory("header-\(compiler)"))
     }
 
     @Test(arguments: compilers)
