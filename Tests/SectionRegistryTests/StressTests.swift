@@ -52,6 +52,38 @@ import Glibc
         #expect(counts("begin").values.allSatisfy { $0 == 1 }, "nothing started twice")
     }
 
+    @Test func aHandlerThatAlwaysThrowsCostsNobodyElseTheirEvents() async throws {
+        let names = ["A", "Thrower", "C", "D"]
+        let host = ModuleHost(registry: try declare(names.map { name in
+            scripted(name, journal: journal) {
+                $0.onSetUp = { context in
+                    context.on(Ping.self) { _ in
+                        if name == "Thrower" { throw ScriptError(module: name, phase: .start) }
+                        return name
+                    }
+                }
+            }
+        }), configuration: testConfiguration())
+        try await host.launch()
+        let violations = Journal()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    for _ in 0..<250 {
+                        let report = await host.broadcast(Ping(payload: 0))
+                        if report.replies.map(\.module) != ["A", "C", "D"] || report.failures.map(\.module) != ["Thrower"] {
+                            violations.add("\(report.replies.map(\.module)) \(report.failures.map(\.module))")
+                        }
+                    }
+                }
+            }
+        }
+        #expect(violations.entries.isEmpty, "2000 broadcasts: every other module answered, the failure was reported")
+        #expect(await host.runningModules == names.sorted(), "a throwing handler does not stop its module")
+        await host.terminate()
+        #expect(journal.modules("stop") == names.sorted().reversed(), "each stopped once, in reverse start order")
+    }
+
     @Test func aSignalDuringLaunchIsServedOnceLaunchEnds() async throws {
         let host = ModuleHost(registry: try declare([
             scripted("A", journal: journal),
