@@ -50,6 +50,18 @@ import Testing
         ])
     }
 
+    @Test func aLibraryLoadedWithTheProgramJoinsTheSameWay() throws {
+        // LD_PRELOAD maps it before main, as for a library linked at build
+        // time: the program's registry must not hold its module, and loading
+        // it finds the image already there.
+        let example = try builtExample()
+        let run = try runCommand(["LD_PRELOAD=\(example.reports)", example.host, example.reports])
+        #expect(run.status == 0, "\(run.output)")
+        #expect(lines(run).contains("program: Clock"))
+        #expect(lines(run).contains("loaded \(example.reports): Reports"))
+        #expect(lines(run).suffix(1) == ["stopped: Reports, Clock"])
+    }
+
     @Test func unloadingStopsThePluginsModulesAndKeepsTheLibraryMapped() throws {
         let example = try builtExample()
         let run = try runCommand([example.host, "--unload-and-reload", example.reports])
