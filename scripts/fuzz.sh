@@ -12,7 +12,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 
-flags=(-c release --scratch-path .build-fuzz --sanitize fuzzer --sanitize address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld)
+# Swift's --sanitize fuzzer links libFuzzer but does not instrument Swift code
+# for the coverage it needs: without -sanitize-coverage libFuzzer saw 4
+# counters and fuzzed blind (no new inputs in 15 million runs). With it: ~8000.
+flags=(-c release --scratch-path .build-fuzz --sanitize fuzzer --sanitize address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld
+       -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp)
 for harness in ELFFuzzer RecordFuzzer; do
     swift build "${flags[@]}" --product "$harness" 2>&1 | grep -E "error:|warning:" >&2 || true
     swift build "${flags[@]}" --product "$harness" >/dev/null
@@ -30,7 +34,7 @@ run() {
         echo "fuzz: $harness crashed; reproduce with: $bin/$harness $crashes/<file>" >&2
         exit 1
     fi
-    grep -E "stat::number_of_executed_units|stat::new_units_added|cov: " "$corpus.log" | tail -3
+    grep -E "DONE|stat::number_of_executed_units|stat::new_units_added" "$corpus.log" | tail -3
 }
 
 run ELFFuzzer Tests/Fuzz/Corpus/ELF 65536
