@@ -17,6 +17,8 @@ extension ModuleHost {
     ///
     /// The signals are taken over before launch, so none is lost while the
     /// modules start, and handed back to their default action on return.
+    /// Signal dispositions belong to the process: one `run()` at a time may
+    /// serve them (a second concurrent one stops with a precondition failure).
     ///
     /// - Returns: how each module stopped.
     /// - Throws: ``LaunchError`` if launch fails (nothing is left running).
