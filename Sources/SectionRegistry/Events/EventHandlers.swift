@@ -1,4 +1,3 @@
-import Synchronization
 
 /// One module's handler for events of type `Event`.
 @usableFromInline
@@ -47,7 +46,7 @@ private protocol RemovableHandlers: Sendable {
 /// lifecycle, custom and signal events all go through.
 @usableFromInline
 final class EventHandlers: Sendable {
-    private let lists = Mutex<[ObjectIdentifier: any RemovableHandlers]>([:])
+    private let lists = Locked<[ObjectIdentifier: any RemovableHandlers]>([:])
 
     func add<Event>(_ handler: EventHandler<Event>) {
         lists.withLock { lists in

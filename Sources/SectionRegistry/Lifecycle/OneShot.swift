@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A value that is settled once: by the first `fulfil`, or by `expire` when
 /// its time is up. Later calls are ignored and counted. One waiter at most.
@@ -13,7 +12,7 @@ final class OneShot<Value: Sendable>: Sendable {
         case settled(Value?)
     }
 
-    private let state = Mutex<(state: State, ignoredCalls: Int)>((.pending(waiter: nil), 0))
+    private let state = Locked<(state: State, ignoredCalls: Int)>((.pending(waiter: nil), 0))
 
     /// Settles the value; `false` if it was already settled (the call is
     /// counted in ``ignoredCalls``).

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// How long one module spent handling one event type.
 public struct EventTiming: Sendable, Hashable {
@@ -21,7 +20,7 @@ final class EventTimings: Sendable {
         let event: String
     }
 
-    private let timings = Mutex<[Key: EventTiming]>([:])
+    private let timings = Locked<[Key: EventTiming]>([:])
 
     @usableFromInline
     func record(module: String, event: String, duration: Duration) {

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The process-wide owner of every image's `app_modules` section: the
 /// program's, claimed by ``ModuleRegistry/linked()``, and each plugin's,
@@ -6,7 +5,7 @@ import Synchronization
 /// image's modules are registered twice, by two hosts or by a plugin that
 /// turns out to be the program.
 enum RegisteredSections {
-    private static let starts = Mutex<Set<UInt>>([])
+    private static let starts = Locked<Set<UInt>>([])
 
     /// Claims `section`; `false` if it is claimed already.
     static func claim(_ section: UnsafeRawBufferPointer) -> Bool {

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Whether a service lookup returns one instance or a new one each time.
 public enum ServiceLifetime: Sendable {
@@ -19,7 +18,7 @@ final class ServiceRegistry: Sendable {
         let make: @Sendable () throws -> any Sendable
         /// The shared instance, created under a lock of its own so that
         /// creating one service may look up others.
-        let sharedInstance = Mutex<(any Sendable)?>(nil)
+        let sharedInstance = Locked<(any Sendable)?>(nil)
 
         init(name: String, provider: String, lifetime: ServiceLifetime, make: @escaping @Sendable () throws -> any Sendable) {
             self.name = name
@@ -29,7 +28,7 @@ final class ServiceRegistry: Sendable {
         }
     }
 
-    private let entries = Mutex<[ObjectIdentifier: Entry]>([:])
+    private let entries = Locked<[ObjectIdentifier: Entry]>([:])
 
     /// The services being created by the current task, to catch cycles
     /// instead of deadlocking on them.
