@@ -35,10 +35,15 @@ func inspect(_ path: String) -> ModuleInspection {
     }
 }
 
-/// What `check` and `inspect` report as wrong, one line each.
+/// The section's problems, one line each (a record's defects are one line
+/// apiece).
+func lines(of problems: [DiscoveryProblem]) -> [String] {
+    problems.flatMap { $0.description.split(separator: "\n").map(String.init) }
+}
+
+/// What `inspect`, and `check` without `--host`, report as wrong.
 func problems(of inspection: ModuleInspection) -> [String] {
-    inspection.problems.flatMap { $0.description.split(separator: "\n").map(String.init) }
-        + inspection.orderingProblems.map(\.description)
+    lines(of: inspection.problems) + inspection.orderingProblems.map(\.description)
 }
 
 struct RecordRow: Codable {
@@ -117,13 +122,14 @@ case "check":
     let inspection = inspect(path)
     let found = Set(inspection.records.map(\.declaration.name))
     let missing = expected.filter { !found.contains($0) }
-    var failures = inspection.problems.flatMap { $0.description.split(separator: "\n").map(String.init) }
+    var failures: [String]
     if let hostPath {
         let asPlugin = inspection.problems(asPluginOf: inspect(hostPath))
-        failures += asPlugin.duplicateNames.map { "module '\($0)' is registered by \(hostPath) already: rename one of them" }
-        failures += asPlugin.ordering.map(\.description)
+        failures = lines(of: inspection.problems)
+            + asPlugin.duplicateNames.map { "module '\($0)' is registered by \(hostPath) already: rename one of them" }
+            + asPlugin.ordering.map(\.description)
     } else {
-        failures += inspection.orderingProblems.map(\.description)
+        failures = problems(of: inspection)
     }
     failures += missing.map { "expected module '\($0)' is not in app_modules" }
     guard failures.isEmpty else {
