@@ -4,14 +4,17 @@
  * the section, it makes the section, and with it the linker-defined bounds,
  * exist in every image that links this file, with or without modules. The
  * bounds are therefore declared strong: a missing section is a link error,
- * never a silent empty registry. Static, so every image has its own; GCC
- * rejects a visibility attribute on it. */
-APP_MODULE_IN_SECTION static const app_module_record app_modules_anchor;
+ * never a silent empty registry. Hidden, so every image has its own; every
+ * object file with an APP_MODULE line refers to it from its note. */
+__attribute__((visibility("hidden"))) APP_MODULE_IN_SECTION const app_module_record app_modules_anchor = {0};
 
 /* Hidden: each image has bounds of its own, and the linker's default
  * (protected) visibility misbehaves across images. */
 extern const app_module_record __start_app_modules[] __attribute__((visibility("hidden")));
 extern const app_module_record __stop_app_modules[] __attribute__((visibility("hidden")));
+
+/* The image's note, so that an image without modules is found too. */
+__asm__(APP_MODULE_NOTE_ASSEMBLY);
 
 app_modules_section app_modules_section_in_this_image(void) {
     return (app_modules_section){

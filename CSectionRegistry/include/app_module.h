@@ -100,6 +100,49 @@ _Static_assert(APP_MODULE_RECORD_SIZE % APP_MODULE_RECORD_ALIGNMENT == 0,
 _Static_assert(__builtin_offsetof(app_module_record, name) == 64,
                "the name starts at byte 64 of a record (RecordABI.md)");
 
+/* ---- The image note ------------------------------------------------------ */
+
+/* Every image (executable or shared object) that holds a record or links the
+ * anchor carries an allocated ELF note, which the linker puts in a PT_NOTE
+ * segment: program headers are mapped at run time, section headers are not,
+ * so this is how a reader finds each loaded image's section with
+ * dl_iterate_phdr and no code before main. Its descriptor holds the image's
+ * __start_app_modules, __stop_app_modules and anchor as 32-bit offsets from
+ * the field itself: resolved by the static linker, so the note needs no
+ * dynamic relocation and stays read-only. RecordABI.md, "The image note". */
+#define APP_MODULE_NOTE_OWNER "SectionRegistry"
+#define APP_MODULE_NOTE_OWNER_SIZE 16 /* with its NUL */
+#define APP_MODULE_NOTE_TYPE 0x53520001 /* "SR", bounds, layout 1 */
+#define APP_MODULE_NOTE_DESCRIPTOR_SIZE 12
+
+#define APP_MODULE_STRING_(x) #x
+#define APP_MODULE_STRING(x) APP_MODULE_STRING_(x)
+
+/* The note, in assembly: C cannot write the difference of two addresses in
+ * an initializer. `R` (SHF_GNU_RETAIN) keeps it through --gc-sections; it is
+ * in no COMDAT group, which bfd and lld would drop. `.ifndef` emits it once
+ * per object file however many APP_MODULE lines there are; the reader
+ * de-duplicates the notes of one image by the range they resolve to. The
+ * anchor reference pulls the anchor's object out of a static archive, or
+ * fails the link loudly when CSectionRegistry is not linked at all. */
+#define APP_MODULE_NOTE_ASSEMBLY                                                        \
+    ".ifndef .Lapp_modules_note\n"                                                      \
+    ".set .Lapp_modules_note, 1\n"                                                      \
+    ".hidden __start_app_modules\n"                                                     \
+    ".hidden __stop_app_modules\n"                                                      \
+    ".hidden app_modules_anchor\n"                                                      \
+    ".pushsection .note.app_modules,\"aR\",@note\n"                                     \
+    ".balign 4\n"                                                                       \
+    ".long " APP_MODULE_STRING(APP_MODULE_NOTE_OWNER_SIZE) ", "                          \
+    APP_MODULE_STRING(APP_MODULE_NOTE_DESCRIPTOR_SIZE) ", "                             \
+    APP_MODULE_STRING(APP_MODULE_NOTE_TYPE) "\n"                                        \
+    ".asciz \"" APP_MODULE_NOTE_OWNER "\"\n"                                              \
+    ".long __start_app_modules - .\n"                                                   \
+    ".long __stop_app_modules - .\n"                                                    \
+    ".long app_modules_anchor - .\n"                                                    \
+    ".popsection\n"                                                                     \
+    ".endif\n"
+
 /* ---- The annotation ------------------------------------------------------ */
 
 /* `used` keeps a record from the compiler; `retain` (SHF_GNU_RETAIN) keeps it
@@ -159,6 +202,7 @@ _Static_assert(__builtin_offsetof(app_module_record, name) == 64,
  *               of its level it has no dependency with
  */
 #define APP_MODULE(NAME, ...)                                                           \
+    __asm__(APP_MODULE_NOTE_ASSEMBLY);                                                  \
     _Static_assert(sizeof(#NAME) <= APP_MODULE_NAME_CAPACITY,                          \
                    "module name " #NAME " is longer than 63 bytes");                  \
     extern app_module_handle app_module_##NAME(void);                                   \

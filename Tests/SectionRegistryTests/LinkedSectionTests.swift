@@ -39,7 +39,11 @@ import Testing
     }
 
     @Test func linkedSectionHoldsTheAnchorAndFiveRecordsWithoutPadding() throws {
-        let section = try LinkedSection.bytes()
+        let images = LoadedImage.all()
+        #expect(images.count(where: \.isProgram) == 1, "the test program, through its note")
+        let program = try #require(images.first { $0.isProgram })
+        #expect(program.problem == nil)
+        let section = program.section
         #expect(section.count == 6 * 128)
         let moduleSlots = try ModuleRegistry.linked().modules.compactMap(\.location?.index)
         let anchorSlot = try #require(Set(0..<6).subtracting(moduleSlots).first)

@@ -50,15 +50,15 @@ import Testing
         ])
     }
 
-    @Test func aLibraryLoadedWithTheProgramJoinsTheSameWay() throws {
+    @Test func aLibraryLoadedWithTheProgramIsLinkedNotAPlugin() throws {
         // LD_PRELOAD maps it before main, as for a library linked at build
-        // time: the program's registry must not hold its module, and loading
-        // it finds the image already there.
+        // time: the program's registry holds its module, in start order
+        // after the program's Clock, and loading it again is refused.
         let example = try builtExample()
         let run = try runCommand(["LD_PRELOAD=\(example.reports)", example.host, example.reports])
-        #expect(run.status == 0, "\(run.output)")
-        #expect(lines(run).contains("program: Clock"))
-        #expect(lines(run).contains("loaded \(example.reports): Reports"))
+        #expect(run.status == 1, "\(run.output)")
+        #expect(lines(run).prefix(3) == ["  Clock: started", "  Reports: started (start #1 in this process)", "program: Clock, Reports"])
+        #expect(run.output.contains("plugin \(example.reports) is loaded already and its modules are registered"), "\(run.output)")
         #expect(lines(run).suffix(1) == ["stopped: Reports, Clock"])
     }
 
@@ -112,7 +112,7 @@ import Testing
         let empty = try builtFixture("NoRecordsPlugin")
         let run = try runCommand([example.host, empty, "/nonexistent/libNothing.so"])
         #expect(run.status == 1)
-        #expect(run.output.contains("holds no module records"), "\(run.output)")
+        #expect(run.output.contains("plugin \(empty) registers no modules"), "\(run.output)")
         #expect(run.output.contains("cannot load plugin /nonexistent/libNothing.so: /nonexistent/libNothing.so: cannot open shared object file"))
         #expect(lines(run).suffix(1) == ["stopped: Clock"])
     }

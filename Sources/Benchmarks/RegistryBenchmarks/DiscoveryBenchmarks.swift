@@ -16,10 +16,10 @@ public enum DiscoveryBenchmarks {
         let names = (0..<moduleCount).map { typeNamePrefix + "M" + String(repeating: "0", count: 5 - String($0).count) + String($0) }
         switch CommandLine.arguments.dropFirst().first {
         case "registry":
-            let first = Measurement.once { try? ModuleRegistry.readLinkedSection() }
+            let first = Measurement.once { try? ModuleRegistry.readLoadedImages() }
             check(first.result?.modules.count == moduleCount, "discovery found \(first.result?.modules.count ?? 0) modules")
             Measurement.report("discovery_first", first.nanoseconds)
-            Measurement.report("discovery", await Measurement.median { _ = try? ModuleRegistry.readLinkedSection() })
+            Measurement.report("discovery", await Measurement.median { _ = try? ModuleRegistry.readLoadedImages() })
             check(raw_walk_and_map() == moduleCount, "the raw walk found \(raw_walk_and_map()) modules")
             Measurement.report("raw_c_walk", await Measurement.median { _ = raw_walk_and_map() })
         case "typeByName":

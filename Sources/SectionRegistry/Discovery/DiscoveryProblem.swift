@@ -3,9 +3,17 @@ public enum DiscoveryProblem: Sendable, Hashable, CustomStringConvertible {
     /// The section is not a whole number of records: records of another
     /// size or alignment were linked in.
     case sectionNotWholeRecords(byteCount: Int)
-    /// The reader's anchor record is not between `__start_app_modules` and
-    /// `__stop_app_modules`: the bounds do not describe the section.
-    case anchorOutsideSection
+    /// The anchor record of the image at `image` is not between its
+    /// `__start_app_modules` and `__stop_app_modules`: the bounds do not
+    /// describe the section.
+    case anchorOutsideSection(image: String)
+    /// The SectionRegistry note of the image at `image` cannot be used; the
+    /// text says why and what to do.
+    case malformedNote(image: String, String)
+    /// The image at `image` registers modules built against the copy of
+    /// SectionRegistry in `copyIn`, not the one running: its modules would
+    /// not be this program's `AppModule`s.
+    case ownRegistryCopy(image: String, copyIn: String)
     /// The section holds no module record at all.
     case noModules
     /// A module record fails the checks of the record ABI.
@@ -19,9 +27,14 @@ public enum DiscoveryProblem: Sendable, Hashable, CustomStringConvertible {
         case .sectionNotWholeRecords(let byteCount):
             return "the app_modules section is \(byteCount) bytes, not a whole number of \(ModuleRecord.size)-byte records: "
                 + "some record was compiled with another layout or alignment; rebuild every registration target against one app_module.h"
-        case .anchorOutsideSection:
-            return "the anchor record lies outside __start_app_modules..__stop_app_modules: "
+        case .anchorOutsideSection(let image):
+            return "\(image): the anchor record lies outside __start_app_modules..__stop_app_modules: "
                 + "a linker script or section rename split the app_modules section; keep every input app_modules section in one output section"
+        case .malformedNote(let image, let reason):
+            return "\(image): \(reason)"
+        case .ownRegistryCopy(let image, let copyIn):
+            return "\(image) carries its own copy of SectionRegistry (in \(copyIn)): its modules would not be this program's AppModule type. "
+                + "Link SectionRegistry dynamically in the program and every library that registers modules: depend on the SectionRegistryDynamic product"
         case .noModules:
             return "the app_modules section holds no module records. If modules are linked, the linker dropped their records: "
                 + "check the binary with scripts/verify-sections.sh; records in a static archive that nothing references are not linked "

@@ -51,6 +51,9 @@ public struct ModuleDescriptor: Sendable, CustomStringConvertible {
     /// Where its record is and which file declared it; `nil` for a module
     /// declared in Swift.
     public var location: RecordLocation? { declaration.location }
+    /// The file of the image (program or shared object) its record is in;
+    /// `nil` for a module declared in Swift.
+    public var image: String? { declaration.location?.image }
 
     /// Creates a new instance of the module with its factory.
     ///

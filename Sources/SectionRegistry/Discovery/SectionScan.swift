@@ -6,8 +6,9 @@ package struct SectionScan {
     package private(set) var problems: [DiscoveryProblem] = []
 
     /// Reads every whole record in `section`, following pointers through
-    /// `memory`; a tail shorter than a record is reported, not read.
-    package init(_ section: UnsafeRawBufferPointer, memory: some RecordMemory) {
+    /// `memory`; a tail shorter than a record is reported, not read. Record
+    /// locations name `image`, when given.
+    package init(_ section: UnsafeRawBufferPointer, memory: some RecordMemory, image: String? = nil) {
         if !section.count.isMultiple(of: ModuleRecord.size) {
             problems.append(.sectionNotWholeRecords(byteCount: section.count))
         }
@@ -16,7 +17,7 @@ package struct SectionScan {
         var sourceFiles = SourceFileNames()
         for index in 0..<slots {
             let byteOffset = index * ModuleRecord.size
-            switch ModuleRecord.decode(section, index: index, byteOffset: byteOffset, memory: memory, sourceFiles: &sourceFiles) {
+            switch ModuleRecord.decode(section, index: index, byteOffset: byteOffset, memory: memory, image: image, sourceFiles: &sourceFiles) {
             case .skipped:
                 continue
             case .module(let declaration, let factory):
@@ -30,5 +31,10 @@ package struct SectionScan {
     /// Reads a section of this process.
     init(_ section: UnsafeRawBufferPointer) {
         self.init(section, memory: ProcessMemory())
+    }
+
+    /// Reads the section of a loaded image.
+    init(_ image: LoadedImage) {
+        self.init(image.section, memory: ProcessMemory(), image: image.path)
     }
 }

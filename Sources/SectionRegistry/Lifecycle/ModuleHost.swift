@@ -237,7 +237,6 @@ public actor ModuleHost {
         started = []
         let outcomes = await stop(stopping)
         for plugin in plugins {
-            RegisteredSections.release(plugin.library.section)
             plugin.library.close()
         }
         plugins = []

@@ -10,18 +10,22 @@ extension ModuleHost {
     /// Loads the shared object at `path` with `dlopen` and launches the
     /// modules its records declare, alongside the running ones.
     ///
-    /// The library's records are found through its own section bounds, then
-    /// checked like the program's: malformed records, and names registered
-    /// already (by the program or another plugin), refuse the load. Its
-    /// modules are ordered together with every registered module, so they
-    /// may come after modules of the program or of plugins loaded before;
-    /// they are created and taken through setUp, start and ready in that
-    /// order, and ``terminate()`` stops them, in reverse start order, with
-    /// the rest. If one fails, those of its modules that started are stopped
-    /// again and the library is closed: nothing of it keeps running.
+    /// The images the library brings in (itself, and those of its
+    /// dependencies that were not loaded yet) are found through their notes,
+    /// as ``ModuleRegistry/linked()`` finds the program's, and their records
+    /// are checked like the program's: malformed records, and names
+    /// registered already (by the program, a library loaded with it, or
+    /// another plugin), refuse the load. Its modules are ordered together
+    /// with every registered module, so they may come after modules of the
+    /// program or of plugins loaded before; they are created and taken
+    /// through setUp, start and ready in that order, and ``terminate()``
+    /// stops them, in reverse start order, with the rest. If one fails, those
+    /// of its modules that started are stopped again and the library is
+    /// closed: nothing of it keeps running.
     ///
-    /// A library the program was linked with works too: `dlopen` returns the
-    /// image already loaded.
+    /// A library loaded with the program is registered by
+    /// ``ModuleRegistry/linked()`` already; loading it again is refused
+    /// (``PluginError/alreadyLoaded(path:)``).
     ///
     /// The library must reach the same SectionRegistry as the program: both
     /// link the `SectionRegistryDynamic` product. A library with its own copy
@@ -32,10 +36,6 @@ extension ModuleHost {
     public func load(plugin path: String) async throws(PluginError) -> [String] {
         guard status == .running else { throw .hostNotRunning }
         let library = try PluginLibrary.open(path)
-        guard RegisteredSections.claim(library.section) else {
-            library.close()
-            throw .alreadyLoaded(path: path)
-        }
         do throws(PluginError) {
             let plugin = PluginLibrary.Loaded(library: library, registry: try library.registry())
             let order = try startOrder(of: plugin)
@@ -47,7 +47,6 @@ extension ModuleHost {
             plugins.append(plugin)
             return order.map(\.name)
         } catch {
-            RegisteredSections.release(library.section)
             library.close()
             throw error
         }
@@ -57,7 +56,7 @@ extension ModuleHost {
     /// every module registered already.
     private func startOrder(of plugin: PluginLibrary.Loaded) throws(PluginError) -> [ModuleDescriptor] {
         let path = plugin.library.path
-        var registered = registry.modules.map { ($0, "the program") }
+        var registered = registry.modules.map { ($0, LoadedImage.owner(of: $0)) }
         for loaded in plugins {
             registered += loaded.registry.modules.map { ($0, "plugin \(loaded.library.path)") }
         }
@@ -101,7 +100,6 @@ extension ModuleHost {
         started.removeAll { names.contains($0.name) }
         plugins.remove(at: index)
         let outcomes = await stop(stopping.reversed())
-        RegisteredSections.release(plugin.library.section)
         plugin.library.close()
         return outcomes
     }

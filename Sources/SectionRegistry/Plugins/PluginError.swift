@@ -3,16 +3,16 @@
 public enum PluginError: Error, CustomStringConvertible {
     /// `dlopen` failed.
     case cannotOpen(path: String, reason: String)
-    /// The library has no `app_modules` section accessor: it links no
-    /// registration target.
+    /// Neither the library nor a library it brought in carries the
+    /// SectionRegistry note: it links no registration target.
     case noSection(path: String)
     /// The library's section cannot make a registry (malformed records,
     /// duplicates inside it, no modules).
     case discovery(path: String, DiscoveryError)
     /// The library carries its own copy of SectionRegistry.
     case ownRegistryCopy(path: String, copyIn: String)
-    /// The library's modules are already registered: it is loaded, or it is
-    /// the program itself.
+    /// The library's modules are already registered: it was loaded with the
+    /// program (``ModuleRegistry/linked()`` holds them) or as a plugin.
     case alreadyLoaded(path: String)
     /// A module of the library has the name of a module already registered.
     case duplicateName(String, path: String, registeredBy: String)
@@ -41,7 +41,8 @@ public enum PluginError: Error, CustomStringConvertible {
             return "plugin \(path) carries its own copy of SectionRegistry (in \(copyIn)): its modules would not be this host's AppModule type. "
                 + "Link SectionRegistry dynamically in both the program and the plugin: depend on the SectionRegistryDynamic product"
         case .alreadyLoaded(let path):
-            return "plugin \(path) is already loaded (or is the program itself): its modules are registered"
+            return "plugin \(path) is loaded already and its modules are registered: "
+                + "a library linked with the program, preloaded or mapped before ModuleRegistry.linked() is in linked() already"
         case .duplicateName(let name, let path, let registeredBy):
             return "plugin \(path) registers module '\(name)', which \(registeredBy) registers already: rename one of them"
         case .invalidOrder(let path, let error):

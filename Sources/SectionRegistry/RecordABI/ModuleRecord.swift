@@ -25,7 +25,7 @@ package enum ModuleRecord {
     /// pointers through `memory`.
     static func decode(
         _ section: UnsafeRawBufferPointer, index: Int, byteOffset: Int,
-        memory: some RecordMemory, sourceFiles: inout SourceFileNames
+        memory: some RecordMemory, image: String?, sourceFiles: inout SourceFileNames
     ) -> Contents {
         let record = section.loadUnaligned(fromByteOffset: byteOffset, as: app_module_record.self)
         guard record.kind == APP_MODULE_KIND_MODULE else { return .skipped }
@@ -49,7 +49,7 @@ package enum ModuleRecord {
         let name = decodeName(record, into: &defects)
         let dependencies = decodeDependencies(at: pointer(\.after, record.after), memory: memory, into: &defects)
         let sourceFile = sourceFiles.name(at: pointer(\.source_file, record.source_file), memory: memory)
-        let location = RecordLocation(index: index, byteOffset: byteOffset, sourceFile: sourceFile)
+        let location = RecordLocation(index: index, byteOffset: byteOffset, sourceFile: sourceFile, image: image)
 
         guard defects.isEmpty, let name, let level else {
             return .defective(location, name: name, defects)

@@ -8,9 +8,20 @@ public struct RecordLocation: Sendable, Hashable, CustomStringConvertible {
     public let byteOffset: Int
     /// The file with the `APP_MODULE` line, when the record names it.
     public let sourceFile: String?
+    /// The image (program or shared object) whose section holds the record,
+    /// when it was read from a loaded image.
+    public let image: String?
+
+    public init(index: Int, byteOffset: Int, sourceFile: String?, image: String? = nil) {
+        self.index = index
+        self.byteOffset = byteOffset
+        self.sourceFile = sourceFile
+        self.image = image
+    }
 
     public var description: String {
         let offset = "offset 0x" + String(byteOffset, radix: 16)
-        return "record #\(index) (" + [sourceFile, offset].compactMap { $0 }.joined(separator: ", ") + ")"
+        let record = image.map { "record #\(index) of \($0)" } ?? "record #\(index)"
+        return record + " (" + [sourceFile, offset].compactMap { $0 }.joined(separator: ", ") + ")"
     }
 }

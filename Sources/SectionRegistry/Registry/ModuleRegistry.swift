@@ -19,34 +19,38 @@ public struct ModuleRegistry: Sendable {
     /// The name-to-factory map: positions in ``modules`` by name.
     private let positions: [String: Int]
 
-    /// The registry of the modules linked into the image that holds this
-    /// library, typically the executable.
+    /// The registry of the modules linked into this process: those of the
+    /// program and of every shared object loaded with it, whether linked at
+    /// build time or mapped before the first call (with `LD_PRELOAD`, or a
+    /// `dlopen` of the program's own). Each descriptor names its image
+    /// (``ModuleDescriptor/image``). Plugins loaded later join a host through
+    /// ``ModuleHost/load(plugin:)``.
     ///
-    /// The section is read and checked on the first call, from whichever
-    /// thread makes it, and never again: later calls return the same registry
-    /// or throw the same error. Nothing runs before `main`.
+    /// Every image is found through the note its `CSectionRegistry` code
+    /// carries, with `dl_iterate_phdr`, on the first call, from whichever
+    /// thread makes it, and never again: later calls return the same
+    /// registry or throw the same error. Nothing runs before `main`.
     ///
-    /// - Throws: ``DiscoveryError`` listing every problem with the section:
-    ///   malformed records, duplicate names, no modules at all (the linker
-    ///   dropped them), bounds that do not enclose the section.
+    /// - Throws: ``DiscoveryError`` listing every problem: malformed records
+    ///   or notes, one name in two records (of one image or two), an image
+    ///   built against its own copy of SectionRegistry, no modules at all
+    ///   (the linker dropped them), bounds that do not enclose the section.
     public static func linked() throws(DiscoveryError) -> ModuleRegistry {
         try linkedDiscovery.get()
     }
 
     private static let linkedDiscovery = Result { () throws(DiscoveryError) in
         linkedDiscoveryCount.add(1, ordering: .relaxed)
-        let section = try LinkedSection.bytes()
-        _ = RegisteredSections.claim(section)
-        return try ModuleRegistry(SectionScan(section))
+        return try ModuleRegistry(images: LoadedImage.all().filter(RegisteredSections.claim))
     }
 
-    /// Reads and checks the section anew on every call: what ``linked()``
-    /// does once. For the benchmarks, which time it.
-    package static func readLinkedSection() throws(DiscoveryError) -> ModuleRegistry {
-        try ModuleRegistry(SectionScan(LinkedSection.bytes()))
+    /// Reads and checks the sections of every loaded image anew on every
+    /// call: what ``linked()`` does once. For the benchmarks, which time it.
+    package static func readLoadedImages() throws(DiscoveryError) -> ModuleRegistry {
+        try ModuleRegistry(images: LoadedImage.all())
     }
 
-    /// How many times ``linked()`` has read the section in this process:
+    /// How many times ``linked()`` has read the sections in this process:
     /// once, however many threads ask first.
     static let linkedDiscoveryCount = Atomic<Int>(0)
 
@@ -62,11 +66,33 @@ public struct ModuleRegistry: Sendable {
     /// Builds the registry from one scan of a section, or fails with every
     /// problem the scan found, duplicate names included.
     init(_ scan: SectionScan) throws(DiscoveryError) {
-        let modules = scan.modules.map { module in
+        try self.init(Self.descriptors(scan), problems: scan.problems)
+    }
+
+    /// Builds the registry from the sections of `images`, checked together:
+    /// a name in two images is a duplicate like a name in one.
+    init(images: [LoadedImage]) throws(DiscoveryError) {
+        var modules: [ModuleDescriptor] = []
+        var problems: [DiscoveryProblem] = []
+        for image in images {
+            if let problem = image.problem {
+                problems.append(problem)
+            } else if let copy = image.otherRegistryCopy() {
+                problems.append(.ownRegistryCopy(image: image.path, copyIn: copy))
+            } else {
+                let scan = SectionScan(image)
+                modules += Self.descriptors(scan)
+                problems += scan.problems
+            }
+        }
+        try self.init(modules, problems: problems)
+    }
+
+    private static func descriptors(_ scan: SectionScan) -> [ModuleDescriptor] {
+        scan.modules.map { module in
             let factory = unsafeBitCast(UnsafeRawPointer(bitPattern: UInt(module.factory))!, to: app_module_factory.self)
             return ModuleDescriptor(module.declaration, factory: .record(factory))
         }
-        try self.init(modules, problems: scan.problems)
     }
 
     private init(_ candidates: [ModuleDescriptor], problems: [DiscoveryProblem]) throws(DiscoveryError) {

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <link.h>
 #include <stddef.h>
 
 #include "app_modules_section.h"
@@ -12,4 +13,10 @@ const void *app_modules_image_of(const void *address, const char **file) {
     }
     *file = info.dli_fname;
     return info.dli_fbase;
+}
+
+uintptr_t app_modules_load_bias_of(void *handle) {
+    struct link_map *map = NULL;
+    if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || map == NULL) return 0;
+    return map->l_addr;
 }
