@@ -11,8 +11,9 @@ public enum DiscoveryProblem: Sendable, Hashable, CustomStringConvertible {
     /// text says why and what to do.
     case malformedNote(image: String, String)
     /// The image at `image` registers modules built against the copy of
-    /// SectionRegistry in `copyIn`, not the one running: its modules would
-    /// not be this program's `AppModule`s.
+    /// SectionRegistry in `copyIn` (its own, or a shared one the program
+    /// does not use), not the one running: its modules would not be this
+    /// program's `AppModule`s.
     case ownRegistryCopy(image: String, copyIn: String)
     /// The section holds no module record at all.
     case noModules
@@ -33,8 +34,9 @@ public enum DiscoveryProblem: Sendable, Hashable, CustomStringConvertible {
         case .malformedNote(let image, let reason):
             return "\(image): \(reason)"
         case .ownRegistryCopy(let image, let copyIn):
-            return "\(image) carries its own copy of SectionRegistry (in \(copyIn)): its modules would not be this program's AppModule type. "
-                + "Link SectionRegistry dynamically in the program and every library that registers modules: depend on the SectionRegistryDynamic product"
+            let copy = copyIn == image ? "carries its own copy of SectionRegistry" : "uses the copy of SectionRegistry in \(copyIn)"
+            return "\(image) \(copy), not the one this program runs: its modules would not be this program's AppModule type. "
+                + "Link SectionRegistry dynamically in the program and in every library with modules: depend on the SectionRegistryDynamic product"
         case .noModules:
             return "the app_modules section holds no module records. If modules are linked, the linker dropped their records: "
                 + "check the binary with scripts/verify-sections.sh; records in a static archive that nothing references are not linked "

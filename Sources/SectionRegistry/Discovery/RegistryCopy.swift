@@ -10,19 +10,31 @@ extension LoadedImage {
     ///
     /// Swift identifies types by address: a module conforming to a second
     /// copy's `AppModule` is not an `AppModule` here, and the host cannot
-    /// use it. The image must reach this very copy, which is the case when
-    /// the program and its libraries all link the `SectionRegistryDynamic`
-    /// product. The protocol descriptor of `AppModule` is looked up the way
-    /// the image's own references bind: in the image, then its dependencies
-    /// (for the program, the global scope).
+    /// use it. The copy an image uses is where its references to the
+    /// protocol descriptor of `AppModule` bind: its own definition if it has
+    /// one (Swift's public symbols are protected, so they bind in their
+    /// image), else the first in the global scope, else (for a plugin opened
+    /// `RTLD_LOCAL`) the first among its own dependencies.
     func otherRegistryCopy() -> String? {
         guard !holdsThisRegistry else { return nil }
         guard let handle = isProgram ? dlopen(nil, RTLD_LAZY) : dlopen(path, RTLD_LAZY | RTLD_NOLOAD) else { return nil }
         defer { dlclose(handle) }
-        guard let theirs = dlsym(handle, "$s15SectionRegistry9AppModuleMp") else { return nil }
-        var theirFile: UnsafePointer<CChar>?
-        var ourFile: UnsafePointer<CChar>?
-        guard app_modules_image_of(theirs, &theirFile) != app_modules_image_of(#dsohandle, &ourFile) else { return nil }
-        return theirFile.map { String(cString: $0) } ?? path
+        let symbol = "$s15SectionRegistry9AppModuleMp"
+        // dlsym on the handle searches the image, then its dependencies;
+        // for the program, the global scope.
+        let inScope = dlsym(handle, symbol)
+        let definesItsOwn = inScope.map { Self.image(holding: $0).file == path } ?? false
+        let bound = isProgram || definesItsOwn ? inScope : dlsym(nil, symbol) ?? inScope
+        guard let bound else { return nil }
+        let theirs = Self.image(holding: bound)
+        guard theirs.base != Self.image(holding: #dsohandle).base else { return nil }
+        return theirs.file ?? path
+    }
+
+    /// The base address and file of the image that maps `address`.
+    private static func image(holding address: UnsafeRawPointer) -> (base: UnsafeRawPointer?, file: String?) {
+        var file: UnsafePointer<CChar>?
+        let base = app_modules_image_of(address, &file)
+        return (base, file.map { String(cString: $0) })
     }
 }

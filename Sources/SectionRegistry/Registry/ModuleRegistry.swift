@@ -77,13 +77,18 @@ public struct ModuleRegistry: Sendable {
         for image in images {
             if let problem = image.problem {
                 problems.append(problem)
-            } else if let copy = image.otherRegistryCopy() {
-                problems.append(.ownRegistryCopy(image: image.path, copyIn: copy))
-            } else {
-                let scan = SectionScan(image)
-                modules += Self.descriptors(scan)
-                problems += scan.problems
+                continue
             }
+            let scan = SectionScan(image)
+            // Only an image with modules is asked which copy it reaches: a
+            // copy's own anchor-only image (libSectionRegistryDynamic.so)
+            // registers nothing.
+            if !scan.modules.isEmpty, let copy = image.otherRegistryCopy() {
+                problems.append(.ownRegistryCopy(image: image.path, copyIn: copy))
+                continue
+            }
+            modules += Self.descriptors(scan)
+            problems += scan.problems
         }
         try self.init(modules, problems: problems)
     }

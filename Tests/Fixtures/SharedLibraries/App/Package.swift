@@ -1,0 +1,45 @@
+// swift-tools-version: 6.3
+// An app whose features are shared objects linked at build time (from the
+// Features package), and a plugin that brings a library of its own:
+// - shared-app: the Gateway module, and Inventory and Pricing from
+//   libInventory.so and libPricing.so; loads the plugins it is given;
+// - ReportsPlugin: libReportsPlugin.so, whose Reports comes after Charts,
+//   in libCharts.so, which the plugin needs and the app does not link;
+// - static-copy-app: links SectionRegistry statically, a copy of its own,
+//   and libRogue.so, with a copy of its own too, and libInventory.so, which
+//   uses SectionRegistryDynamic: neither library's modules are its modules.
+import PackageDescription
+
+let sectionRegistry = Target.Dependency.product(name: "SectionRegistryDynamic", package: "SectionRegistry")
+let records = Target.Dependency.product(name: "SectionRegistryRecords", package: "SectionRegistry")
+let contracts = Target.Dependency.product(name: "FeatureContracts", package: "Contracts")
+func feature(_ name: String) -> Target.Dependency { .product(name: name, package: "Features") }
+
+let package = Package(
+    name: "SharedLibraryApp",
+    products: [
+        .executable(name: "shared-app", targets: ["SharedApp"]),
+        .executable(name: "static-copy-app", targets: ["StaticCopyApp"]),
+        .library(name: "ReportsPlugin", type: .dynamic, targets: ["Reports"]),
+    ],
+    dependencies: [
+        .package(name: "SectionRegistry", path: "../../../.."),
+        .package(name: "Features", path: "../Features"),
+        .package(name: "Contracts", path: "../Contracts"),
+    ],
+    targets: [
+        .executableTarget(name: "SharedApp", dependencies: [
+            sectionRegistry, "Gateway", contracts, feature("Inventory"), feature("Pricing"),
+        ]),
+        .executableTarget(name: "StaticCopyApp", dependencies: [
+            .product(name: "SectionRegistry", package: "SectionRegistry"), feature("Rogue"), feature("Inventory"),
+        ]),
+        .target(name: "Gateway", dependencies: [sectionRegistry, contracts, "GatewayRegistration"]),
+        .target(name: "GatewayRegistration", dependencies: [records], publicHeadersPath: "."),
+        .target(name: "Reports", dependencies: [
+            sectionRegistry, contracts, feature("Charts"), "ReportsRegistration",
+        ]),
+        .target(name: "ReportsRegistration", dependencies: [records], publicHeadersPath: "."),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,4 @@
+import FeatureContracts
+import SectionRegistry
+
+@c(app_module_Gateway) func makeGateway() -> AppModuleHandle { AppModuleHandle(AnsweringModule("Gateway")) }

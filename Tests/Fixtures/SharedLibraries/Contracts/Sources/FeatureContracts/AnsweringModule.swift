@@ -1,0 +1,29 @@
+import SectionRegistry
+
+/// The event every fixture module answers with its name.
+public struct Ping: ModuleEvent {
+    public typealias Reply = String
+    public init() {}
+}
+
+/// A module that says when it starts and stops, and answers ``Ping``.
+public struct AnsweringModule: AppModule {
+    let name: String
+
+    public init(_ name: String) {
+        self.name = name
+    }
+
+    public func setUp(_ context: ModuleContext) async throws {
+        let name = name
+        context.on(Ping.self, reply: { _ in name })
+    }
+
+    public func start(_ context: ModuleContext) async throws {
+        context.log("  \(name): started")
+    }
+
+    public func stop(_ context: ModuleContext) async throws {
+        context.log("  \(name): stopped")
+    }
+}

@@ -1,0 +1,4 @@
+import FeatureContracts
+import SectionRegistry
+
+@c(app_module_Charts) func makeCharts() -> AppModuleHandle { AppModuleHandle(AnsweringModule("Charts")) }

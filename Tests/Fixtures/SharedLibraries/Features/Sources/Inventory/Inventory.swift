@@ -1,0 +1,4 @@
+import FeatureContracts
+import SectionRegistry
+
+@c(app_module_Inventory) func makeInventory() -> AppModuleHandle { AppModuleHandle(AnsweringModule("Inventory")) }

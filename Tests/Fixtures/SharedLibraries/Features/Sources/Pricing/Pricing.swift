@@ -1,0 +1,4 @@
+import FeatureContracts
+import SectionRegistry
+
+@c(app_module_Pricing) func makePricing() -> AppModuleHandle { AppModuleHandle(AnsweringModule("Pricing")) }

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+/// Features in shared objects linked at build time, and a plugin that brings
+/// a library of its own (Tests/Fixtures/SharedLibraries), built by SwiftPM
+/// with each linker and run: every image that registers modules is found
+/// through its note, with no extra call, each once.
+@Suite(.serialized) struct SharedLibraryTests {
+    let appPackage = packageRoot.appendingPathComponent("Tests/Fixtures/SharedLibraries/App")
+
+    /// A build of the fixture app: `shared-app`, `static-copy-app` and
+    /// libReportsPlugin.so, in one bin folder.
+    struct Build {
+        let bin: String
+        var app: String { bin + "/shared-app" }
+        var plugin: String { bin + "/libReportsPlugin.so" }
+        /// Every image that registers modules, or carries a note.
+        var images: [String] {
+            [app, plugin] + ["Inventory", "Pricing", "Charts", "SectionRegistryDynamic"].map { bin + "/lib\($0).so" }
+        }
+    }
+
+    func build(_ label: String, _ arguments: [String] = []) throws -> Build {
+        var bin = ""
+        for product in ["shared-app", "static-copy-app", "ReportsPlugin"] {
+            let build = try swiftBuild(product, packagePath: appPackage, scratch: "shared-libraries-\(label)", extraArguments: arguments)
+            try #require(build.result.status == 0, "\(build.result.output)")
+            bin = URL(fileURLWithPath: build.binary).deletingLastPathComponent().path
+        }
+        return Build(bin: bin)
+    }
+
+    static let expectedRun = [
+        "linked: Gateway (shared-app), Inventory (libInventory.so), Pricing (libPricing.so)",
+        "  Gateway: started",
+        "  Inventory: started",
+        "  Pricing: started",
+        "  Charts: started",
+        "  Reports: started",
+        "loaded libReportsPlugin.so: Charts, Reports",
+        "running: Gateway, Inventory, Pricing, Charts, Reports",
+        "ping: Gateway, Inventory, Pricing, Charts, Reports",
+        "  Reports: stopped",
+        "  Charts: stopped",
+        "  Pricing: stopped",
+        "  Inventory: stopped",
+        "  Gateway: stopped",
+        "stopped: Reports, Charts, Pricing, Inventory, Gateway",
+    ]
+
+    /// Each linker, in debug and in release (which links with
+    /// --gc-sections), and lld with -z start-stop-gc on top.
+    static let configurations: [(label: String, arguments: [String])] = ["gold", "lld", "bfd"].flatMap { linker in
+        [("debug", []), ("release", ["-c", "release"])].map { configuration in
+            ("\(linker)-\(configuration.0)", configuration.1 + ["-Xswiftc", "-use-ld=\(linker)"])
+        }
+    } + [("lld-release-start-stop-gc", ["-c", "release", "-Xswiftc", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "start-stop-gc"])]
+
+    @Test(arguments: configurations.map(\.label))
+    func buildTimeLibrariesAndAPluginsLibraryAreRegisteredEachOnce(configuration: String) throws {
+        let arguments = try #require(Self.configurations.first { $0.label == configuration }).arguments
+        let built = try build(configuration, arguments)
+        // The libraries are linked at build time: nothing but the program's
+        // own reading of its registry finds them.
+        let needed = try runCommand(["readelf", "-dW", built.app]).output
+        #expect(needed.contains("[libInventory.so]") && needed.contains("[libPricing.so]"))
+        #expect(!needed.contains("[libCharts.so]"), "Charts comes with the plugin only")
+
+        let run = try runCommand([built.app, built.plugin])
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.split(separator: "\n").map(String.init) == Self.expectedRun, "\(run.output)")
+    }
+
+    @Test func everyImageCarriesTheNoteWithoutADynamicRelocation() throws {
+        let built = try build("gold-debug", ["-Xswiftc", "-use-ld=gold"])
+        for image in built.images {
+            let notes = try runCommand(["readelf", "-nW", image]).output
+            #expect(notes.contains("SectionRegistry") && notes.contains("0x53520001"), "\(image): \(notes)")
+            let note = try #require(try noteSection(of: image), "\(image) has no .note.app_modules")
+            let relocations = try runCommand(["readelf", "-rW", image]).output
+            let offsets = relocations.split(separator: "\n").compactMap { line in
+                line.split(separator: " ").first.flatMap { UInt64($0, radix: 16) }
+            }
+            #expect(!offsets.isEmpty, "\(image): readelf -r lists the image's other relocations")
+            #expect(!offsets.contains { note.contains($0) }, "\(image): a dynamic relocation in the note")
+        }
+    }
+
+    @Test func aLibraryBuiltAgainstAnotherCopyOfSectionRegistryIsRefusedByName() throws {
+        // static-copy-app links SectionRegistry statically; libRogue.so
+        // links a copy of its own; libInventory.so uses the program's (the
+        // linker exports it, since the library refers to it), and is fine.
+        let built = try build("gold-debug", ["-Xswiftc", "-use-ld=gold"])
+        let run = try runCommand([built.bin + "/static-copy-app"])
+        #expect(run.status == 1)
+        #expect(run.output.contains("SectionRegistry: 1 problem"), "\(run.output)")
+        #expect(run.output.contains("\(built.bin)/libRogue.so carries its own copy of SectionRegistry, not the one this program runs"), "\(run.output)")
+        #expect(run.output.contains("depend on the SectionRegistryDynamic product"))
+        #expect(!run.output.contains("libInventory.so"))
+    }
+
+    @Test func aStaticExecutableFindsItsOwnModules() throws {
+        let build = try swiftBuild("registry-example", scratch: "static-executable",
+                                   extraArguments: ["-c", "release", "-Xswiftc", "-static-executable"])
+        try #require(build.result.status == 0, "\(build.result.output)")
+        #expect(try runCommand(["readelf", "-hW", build.binary]).output.contains("EXEC (Executable file)"))
+        #expect(try runCommand(["readelf", "-nW", build.binary]).output.contains("SectionRegistry"))
+        let run = try runCommand([build.binary])
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("Running: Accounts, Search, Billing, Audit"), "\(run.output)")
+    }
+
+    /// The address range of `.note.app_modules` in `image`.
+    func noteSection(of image: String) throws -> Range<UInt64>? {
+        let sections = try runCommand(["readelf", "-SW", image]).output
+        guard let line = sections.split(separator: "\n").first(where: { $0.contains(" .note.app_modules ") }) else { return nil }
+        // [Nr] Name Type Address Off Size ...
+        let fields = line.split(separator: "]").last!.split(separator: " ")
+        guard fields.count > 4, let address = UInt64(fields[2], radix: 16), let size = UInt64(fields[4], radix: 16) else { return nil }
+        return address..<(address + size)
+    }
+}
