@@ -64,7 +64,7 @@ let package = Package(
         // Tooling: the ELF inspector.
         .target(
             name: "ELFInspection",
-            dependencies: ["SectionRegistry"],
+            dependencies: ["SectionRegistry", "CSectionRegistry"],
             path: "Sources/Tooling/ELFInspection"
         ),
         .executableTarget(

@@ -30,9 +30,12 @@ static void read_notes(const char *segment, size_t size, size_t alignment, app_m
     while ((size_t)(end - entry) >= sizeof(ElfW(Nhdr))) {
         const ElfW(Nhdr) *header = (const ElfW(Nhdr) *)entry;
         const char *name = entry + sizeof *header;
-        const char *descriptor = name + align_up(header->n_namesz, pad);
-        if (header->n_namesz > (size_t)(end - name) || header->n_descsz > (size_t)(end - descriptor)) return;
-        const char *next = descriptor + align_up(header->n_descsz, pad);
+        /* The segment starts aligned: the name and the descriptor each end
+         * padded to the next aligned address. */
+        if (header->n_namesz > (size_t)(end - name)) return;
+        const char *descriptor = (const char *)align_up((uintptr_t)(name + header->n_namesz), pad);
+        if (descriptor > end || header->n_descsz > (size_t)(end - descriptor)) return;
+        const char *next = (const char *)align_up((uintptr_t)(descriptor + header->n_descsz), pad);
         if (header->n_type == APP_MODULE_NOTE_TYPE && header->n_namesz == APP_MODULE_NOTE_OWNER_SIZE &&
             memcmp(name, APP_MODULE_NOTE_OWNER, APP_MODULE_NOTE_OWNER_SIZE) == 0) {
             if (header->n_descsz != APP_MODULE_NOTE_DESCRIPTOR_SIZE) {

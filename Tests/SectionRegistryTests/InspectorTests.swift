@@ -157,6 +157,35 @@ import Testing
         #expect(inspection.records.isEmpty)
     }
 
+    @Test func theNoteLeadsToTheSectionAndAMissingOrWrongNoteFailsCheck() throws {
+        let tools = try builtTools()
+        var (bytes, section) = try example()
+        let note = try inspect(bytes).get().note.get()
+        #expect(note.start == section.address && note.stop == section.address + section.size)
+        #expect(note.count == 5, "the anchor's note and one per registration file")
+        #expect(try runCommand([tools.inspector, "inspect", tools.example]).output.contains("note: SectionRegistry 0x53520001 (5 notes)"))
+
+        // Without the note, the runtime would never find the records.
+        let directory = try scratchDirectory("note")
+        let noNote = directory.appendingPathComponent("no-note").path
+        #expect(try runCommand(["objcopy", "--remove-section", ".note.app_modules", tools.example, noNote]).status == 0)
+        #expect(try inspect(self.bytes(of: noNote)).get().note.failure == .missing)
+        let check = try runCommand([tools.inspector, "check", noNote])
+        #expect(check.status == 1)
+        #expect(check.output.contains("no SectionRegistry note (.note.app_modules): at run time nothing finds this image's modules"), "\(check.output)")
+
+        // A note whose start offset is one record off, and one of another layout.
+        let notes = try #require(try ELFFile(bytes: bytes).section(named: ".note.app_modules"))
+        let descriptor = Int(notes.offset) + 12 + 16
+        var shifted = bytes
+        let start = Int32(bitPattern: UInt32(bytes[descriptor]) | UInt32(bytes[descriptor + 1]) << 8
+                                      | UInt32(bytes[descriptor + 2]) << 16 | UInt32(bytes[descriptor + 3]) << 24)
+        withUnsafeBytes(of: start + 128) { shifted.replaceSubrange(descriptor..<(descriptor + 4), with: $0) }
+        #expect(try inspect(shifted).get().note.failure == .disagree(count: 5), "one of five notes moved")
+        bytes[Int(notes.offset) + 4] = 16  // the first note's descriptor size
+        #expect(try inspect(bytes).get().note.failure == .unknownLayout(descriptorSize: 16))
+    }
+
     /// Where the section header of `name` starts in the file.
     func sectionHeaderOffset(of name: String, in bytes: [UInt8]) throws -> Int {
         let file = try ELFFile(bytes: bytes)

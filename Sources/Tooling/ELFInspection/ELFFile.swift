@@ -11,11 +11,13 @@ public struct ELFFile: Sendable {
         public let offset: UInt64
         public let size: UInt64
         public let link: UInt32
+        public let alignment: UInt64
         public let entrySize: UInt64
 
         static let allocated: UInt64 = 0x2
         static let retained: UInt64 = 0x20_0000  // SHF_GNU_RETAIN
         static let noBits: UInt32 = 8
+        static let note: UInt32 = 7
         static let symbolTable: UInt32 = 2
         static let dynamicSymbols: UInt32 = 11
         static let relocationsWithAddends: UInt32 = 4
@@ -61,6 +63,7 @@ public struct ELFFile: Sendable {
                 offset: try reader.u64(at + 24, what),
                 size: try reader.u64(at + 32, what),
                 link: try reader.u32(at + 40, what),
+                alignment: try reader.u64(at + 48, what),
                 entrySize: try reader.u64(at + 56, what)
             )))
         }
@@ -71,7 +74,7 @@ public struct ELFFile: Sendable {
             } ?? ""
             let s = header.section
             return Section(name: name, type: s.type, flags: s.flags, address: s.address, offset: s.offset,
-                           size: s.size, link: s.link, entrySize: s.entrySize)
+                           size: s.size, link: s.link, alignment: s.alignment, entrySize: s.entrySize)
         }
     }
 

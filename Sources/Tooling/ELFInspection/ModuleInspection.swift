@@ -20,6 +20,9 @@ public struct ModuleInspection: Sendable {
     public let orderingProblems: [OrderingProblem]
     /// The `app_modules` section header.
     public let section: ELFFile.Section
+    /// The image's SectionRegistry note, which leads the runtime to the
+    /// section, or why it would not.
+    public let note: Result<ImageNote, NoteProblem>
     /// Whether the file has its full symbol table (`.symtab`): a stripped
     /// one names factories only if they are exported.
     public let hasSymbols: Bool
@@ -38,6 +41,7 @@ public struct ModuleInspection: Sendable {
             let (end, overflow) = section.address.addingReportingOverflow(section.size)
             relocated = overflow ? [:] : try file.relocatedValues(in: section.address..<end)
             names = try file.functionNames()
+            note = try ImageNote.read(from: file, for: section)
         } catch {
             throw .elf(error)
         }

@@ -41,9 +41,24 @@ func lines(of problems: [DiscoveryProblem]) -> [String] {
     problems.flatMap { $0.description.split(separator: "\n").map(String.init) }
 }
 
+/// What is wrong with the image itself: its records and its note.
+func imageProblems(of inspection: ModuleInspection) -> [String] {
+    var problems = lines(of: inspection.problems)
+    if case .failure(let problem) = inspection.note { problems.append(problem.description) }
+    return problems
+}
+
 /// What `inspect`, and `check` without `--host`, report as wrong.
 func problems(of inspection: ModuleInspection) -> [String] {
-    lines(of: inspection.problems) + inspection.orderingProblems.map(\.description)
+    imageProblems(of: inspection) + inspection.orderingProblems.map(\.description)
+}
+
+/// The note as one line, for `inspect`.
+func describe(_ note: Result<ImageNote, NoteProblem>) -> String {
+    guard case .success(let note) = note else { return "note: none usable (see below)" }
+    func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16) }
+    let notes = note.count == 1 ? "1 note" : "\(note.count) notes"
+    return "note: SectionRegistry 0x53520001 (\(notes)): app_modules \(hex(note.start))..\(hex(note.stop)), anchor \(hex(note.anchor))"
 }
 
 struct RecordRow: Codable {
@@ -99,6 +114,7 @@ case "inspect":
         print(String(decoding: try encoder.encode(rows), as: UTF8.self))
     } else {
         printTable(rows)
+        print(describe(inspection.note))
     }
     if !inspection.hasSymbols {
         FileHandle.standardError.write(Data("section-registry: \(arguments[0]): no symbol table (stripped): factories are shown by address\n".utf8))
@@ -125,7 +141,7 @@ case "check":
     var failures: [String]
     if let hostPath {
         let asPlugin = inspection.problems(asPluginOf: inspect(hostPath))
-        failures = lines(of: inspection.problems)
+        failures = imageProblems(of: inspection)
             + asPlugin.duplicateNames.map { "module '\($0)' is registered by \(hostPath) already: rename one of them" }
             + asPlugin.ordering.map(\.description)
     } else {
