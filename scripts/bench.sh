@@ -4,6 +4,7 @@
 # Measures, side by side in one run, for N modules (default 100 1000 10000):
 #   discovery   this registry's discovery + validation + name-to-factory map,
 #               against the raw C walk + map of the same section (the limit),
+#               and the walk of every loaded image's notes it starts with,
 #               resolving the N class names with _typeByName (the seeds'
 #               NSClassFromString), and a JSON manifest of the names decoded and
 #               resolved (the seeds' plist); first calls in fresh processes
@@ -115,6 +116,8 @@ rows = [
     ("Raw C walk + map of the same section (the limit)", us("raw_c_walk")),
     ("&nbsp;&nbsp;ratio discovery / raw C walk (target ≤ 3x)", ratio("discovery", "raw_c_walk")),
     ("&nbsp;&nbsp;growth of discovery from the previous N (target ≤ 12x for 10x)", growth),
+    ("Walk of every loaded image's notes (`dl_iterate_phdr`), part of discovery", lambda n: f"{results[n]['image_walk']:,.0f} ns"),
+    ("&nbsp;&nbsp;images in the process; walk time per image", lambda n: f"{results[n]['images_walked']:.0f}; {results[n]['image_walk'] / results[n]['images_walked']:,.0f} ns"),
     ("Discovery, first call in the process", us("discovery_first")),
     ("`_typeByName` of every name, first pass", us("type_by_name_first")),
     ("&nbsp;&nbsp;ratio `_typeByName` / discovery (target ≥ 100x at 1,000)", ratio("type_by_name_first", "discovery")),

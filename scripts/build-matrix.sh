@@ -8,10 +8,12 @@
 #
 # With the shared Swift runtime it also builds the plugin example
 # (Sources/Example/Plugins) with the same linker and configuration, checks
-# the plugin with the inspector, and runs the host loading the plugin. With
-# -static-stdlib there is no plugin build: every image would carry a Swift
-# runtime of its own, and the toolchain cannot link SectionRegistryDynamic
-# statically (no static _FoundationCShims for shared objects).
+# the plugin with the inspector, and runs the host loading the plugin; and
+# builds and runs the shared-library fixture (features linked at build time
+# as shared objects). With -static-stdlib there are no shared objects: every
+# image would carry a Swift runtime of its own, and the toolchain cannot link
+# SectionRegistryDynamic statically (no static _FoundationCShims for shared
+# objects).
 # Prints one line per build and exits 1 if any differs or fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,6 +43,24 @@ check_plugin() {
     [[ $running == "Clock, Reports" ]] || { echo "host ran: ${running:-nothing}"; return 1; }
     echo "plugin: $running"
 }
+# Builds the shared-library fixture (Tests/Fixtures/SharedLibraries/App) like
+# build $1: an app whose features are two shared objects linked at build
+# time, and a plugin that brings a library of its own. Runs the app with the
+# plugin; fails unless every module of every image ran, each once.
+check_shared_libraries() {
+    local scratch=".build-matrix/shared-libraries-$1"
+    local flags=(--package-path Tests/Fixtures/SharedLibraries/App -c "$2" --scratch-path "$scratch" -Xswiftc "-use-ld=$3")
+    if ! swift build "${flags[@]}" >"$scratch.log" 2>&1; then
+        echo "build failed: $scratch.log"
+        return 1
+    fi
+    local bin running
+    bin="$(swift build "${flags[@]}" --show-bin-path)"
+    running=$("$bin/shared-app" "$bin/libReportsPlugin.so" | sed -n 's/^running: //p')
+    [[ $running == "Gateway, Inventory, Pricing, Charts, Reports" ]] || { echo "shared-app ran: ${running:-nothing}"; return 1; }
+    echo "libraries: $running"
+}
+
 reference=""
 failures=0
 printf '%-28s %-9s %s\n' build result modules
@@ -68,10 +88,14 @@ for linker in gold lld bfd; do
             elif [[ $stdlib == shared ]] && ! plugin=$(check_plugin "$name" "$configuration" "$linker"); then
                 printf '%-28s %-9s %s\n' "$name" DIFFERS "plugin: $plugin"
                 failures=$((failures + 1))
+            elif [[ $stdlib == shared ]] && ! libraries=$(check_shared_libraries "$name" "$configuration" "$linker"); then
+                printf '%-28s %-9s %s\n' "$name" DIFFERS "$libraries"
+                failures=$((failures + 1))
             else
-                printf '%-28s %-9s %s\n' "$name" ok "$found${plugin:+| $plugin}"
+                printf '%-28s %-9s %s\n' "$name" ok "$found${plugin:+| $plugin}${libraries:+ | $libraries}"
             fi
             plugin=""
+            libraries=""
         done
     done
 done
@@ -79,4 +103,4 @@ if ((failures > 0)); then
     echo "build-matrix: $failures of 12 builds failed or differ" >&2
     exit 1
 fi
-echo "build-matrix: 12 builds hold and find the same 4 modules; the 6 with the shared runtime load the plugin"
+echo "build-matrix: 12 builds hold and find the same 4 modules; the 6 with the shared runtime load the plugin and run the shared libraries"

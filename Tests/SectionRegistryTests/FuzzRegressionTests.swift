@@ -22,7 +22,7 @@ import Testing
         let bytes = Array(try #require(FileManager.default.contents(atPath: path)))
         do {
             let inspection = try ModuleInspection(ELFFile(bytes: bytes))
-            _ = inspection.problems.map(\.description)
+            _ = inspection.problems.map(\.description) + [String(describing: inspection.note)]
         } catch {
             #expect(!String(describing: error).isEmpty)
         }

@@ -33,3 +33,12 @@ size_t raw_walk_and_map(void) {
     free(table);
     return mapped;
 }
+
+static void ignore_image(const app_modules_image *image, void *context) {
+    (void)image;
+    (void)context;
+}
+
+size_t walk_loaded_image_notes(void) {
+    return app_modules_visit_loaded_images(NULL, ignore_image, NULL);
+}

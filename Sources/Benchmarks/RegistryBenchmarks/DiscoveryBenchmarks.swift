@@ -8,7 +8,8 @@ import SectionRegistry
 public enum DiscoveryBenchmarks {
     /// Measures the mode named by the first argument:
     /// - `registry`: discovery + validation + map, first call and warm;
-    ///   the raw C walk + map of the same section, warm;
+    ///   the raw C walk + map of the same section, warm; the walk of every
+    ///   loaded image's notes that discovery starts with, warm;
     /// - `typeByName`: resolving the N class names with `_typeByName`, first pass;
     /// - `manifest`: reading and decoding the JSON manifest and resolving its
     ///   names with `_typeByName`, first pass.
@@ -22,6 +23,8 @@ public enum DiscoveryBenchmarks {
             Measurement.report("discovery", await Measurement.median { _ = try? ModuleRegistry.readLoadedImages() })
             check(raw_walk_and_map() == moduleCount, "the raw walk found \(raw_walk_and_map()) modules")
             Measurement.report("raw_c_walk", await Measurement.median { _ = raw_walk_and_map() })
+            Measurement.report("images_walked", Double(walk_loaded_image_notes()))
+            Measurement.report("image_walk", await Measurement.median { _ = walk_loaded_image_notes() })
         case "typeByName":
             let pass = Measurement.once { names.allSatisfy { _typeByName($0) != nil } }
             check(pass.result, "a name did not resolve")

@@ -51,9 +51,12 @@ public struct ImageNote: Sendable, Equatable {
             return .failure(.disagree(count: found.count))
         }
         let note = ImageNote(start: first.start, stop: first.stop, anchor: first.anchor, count: found.count)
-        let (end, _) = section.address.addingReportingOverflow(section.size)
-        guard note.start == section.address, note.stop == end else {
-            return .failure(.boundsDiffer(note: note.start..<max(note.start, note.stop), section: section.address..<end))
+        let (end, overflow) = section.address.addingReportingOverflow(section.size)
+        guard note.start == section.address, note.stop == end, !overflow else {
+            // Ranges as far as they are ranges: a corrupt file may give any
+            // values.
+            return .failure(.boundsDiffer(note: note.start..<max(note.start, note.stop),
+                                          section: section.address..<(overflow ? .max : end)))
         }
         guard note.start <= note.anchor, note.anchor < note.stop else { return .failure(.anchorOutside) }
         return .success(note)

@@ -10,4 +10,9 @@
  * open-addressing hash table. Returns the number of modules mapped. */
 size_t raw_walk_and_map(void);
 
+/* One walk of every loaded image's notes, as discovery starts with, with a
+ * visitor that does nothing; returns how many images the dynamic linker
+ * listed. */
+size_t walk_loaded_image_notes(void);
+
 #endif
