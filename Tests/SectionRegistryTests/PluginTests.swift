@@ -144,3 +144,46 @@ extension PluginTests {
         #expect(duplicate.output.contains("module 'Clock' is registered by \(example.host) already: rename one of them"), "\(duplicate.output)")
     }
 }
+
+extension PluginTests {
+    /// A plugin the host program is given, and what refuses it, if anything:
+    /// the words of `load(plugin:)` and of `check --host`.
+    struct Verdict: Sendable, CustomTestStringConvertible {
+        let plugin: String
+        let load: String?
+        let check: String?
+        var testDescription: String { plugin }
+    }
+
+    static let verdicts = [
+        Verdict(plugin: "ReportsPlugin", load: nil, check: nil),
+        Verdict(plugin: "DuplicatePlugin", load: "registers module 'Clock', which the program registers already",
+                check: "module 'Clock' is registered by"),
+        Verdict(plugin: "OwnCopyPlugin", load: "carries its own copy of SectionRegistry",
+                check: "carries its own copy of SectionRegistry, not the one this program runs"),
+        Verdict(plugin: "NoRecordsPlugin", load: "registers no modules", check: "no app_modules section"),
+        Verdict(plugin: "DependentPlugin", load: "module 'Digest' comes after 'Reports', which is not linked",
+                check: "module 'Digest' comes after 'Reports', which is not linked"),
+        Verdict(plugin: "/nonexistent/libNothing.so", load: "cannot open shared object file", check: "cannot read the file"),
+    ]
+
+    /// Every refusal case of these tests, through the runtime and the
+    /// inspector: the inspector refuses exactly what a load refuses.
+    @Test(arguments: verdicts)
+    func checkWithHostRefusesWhatLoadRefuses(verdict: Verdict) throws {
+        let example = try builtExample()
+        let inspector = try swiftBuild("section-registry", scratch: "debug")
+        try #require(inspector.result.status == 0, "\(inspector.result.output)")
+        let plugin = switch verdict.plugin {
+        case "ReportsPlugin": example.reports
+        case let path where path.hasPrefix("/"): path
+        default: try builtFixture(verdict.plugin)
+        }
+        let load = try runCommand([example.host, plugin])
+        let check = try runCommand([inspector.binary, "check", plugin, "--host", example.host])
+        #expect((load.status == 0) == (check.status == 0), "load: \(load.output)\ncheck: \(check.output)")
+        #expect((load.status == 0) == (verdict.load == nil), "\(load.output)")
+        if let reason = verdict.load { #expect(load.output.contains(reason), "\(load.output)") }
+        if let reason = verdict.check { #expect(check.output.contains(reason), "\(check.output)") }
+    }
+}

@@ -99,11 +99,34 @@ import Testing
         #expect(!run.output.contains("libInventory.so"))
     }
 
-    @Test func aStaticExecutableFindsItsOwnModules() throws {
-        let build = try swiftBuild("registry-example", scratch: "static-executable",
-                                   extraArguments: ["-c", "release", "-Xswiftc", "-static-executable"])
+    @Test func theInspectorChecksAProgramWithTheLibrariesItNeeds() throws {
+        let built = try build("gold-debug", ["-Xswiftc", "-use-ld=gold"])
+        let inspector = try swiftBuild("section-registry", scratch: "debug")
+        try #require(inspector.result.status == 0, "\(inspector.result.output)")
+
+        let program = try runCommand([inspector.binary, "check", built.app, "--expect", "Inventory", "--expect", "Pricing"])
+        #expect(program.status == 0, "\(program.output)")
+        #expect(program.output.contains("3 modules, all checks passed"))
+        #expect(program.output.contains("\(built.bin)/libInventory.so: Inventory"), "\(program.output)")
+
+        let plugin = try runCommand([inspector.binary, "check", built.plugin, "--host", built.app])
+        #expect(plugin.status == 0, "\(plugin.output)")
+        #expect(plugin.output.contains("\(built.bin)/libCharts.so: Charts"), "\(plugin.output)")
+
+        // What linked() refuses at run time, the inspector refuses offline.
+        let copies = try runCommand([inspector.binary, "check", built.bin + "/static-copy-app"])
+        #expect(copies.status == 1)
+        #expect(copies.output.contains("\(built.bin)/libRogue.so carries its own copy of SectionRegistry"), "\(copies.output)")
+        #expect(!copies.output.contains("libInventory.so carries"))
+    }
+
+    @Test(arguments: [["-Xswiftc", "-static-executable"], ["--static-swift-stdlib"]])
+    func aStaticBuildFindsItsOwnModules(flags: [String]) throws {
+        let build = try swiftBuild("registry-example", scratch: "static\(flags.joined())",
+                                   extraArguments: ["-c", "release"] + flags)
         try #require(build.result.status == 0, "\(build.result.output)")
-        #expect(try runCommand(["readelf", "-hW", build.binary]).output.contains("EXEC (Executable file)"))
+        let needed = try runCommand(["readelf", "-dW", build.binary]).output
+        #expect(!needed.contains("libswiftCore.so"), "\(needed)")
         #expect(try runCommand(["readelf", "-nW", build.binary]).output.contains("SectionRegistry"))
         let run = try runCommand([build.binary])
         #expect(run.status == 0, "\(run.output)")

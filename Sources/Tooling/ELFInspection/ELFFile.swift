@@ -18,6 +18,7 @@ public struct ELFFile: Sendable {
         static let retained: UInt64 = 0x20_0000  // SHF_GNU_RETAIN
         static let noBits: UInt32 = 8
         static let note: UInt32 = 7
+        static let dynamic: UInt32 = 6
         static let symbolTable: UInt32 = 2
         static let dynamicSymbols: UInt32 = 11
         static let relocationsWithAddends: UInt32 = 4

@@ -27,8 +27,9 @@ public struct ModuleInspection: Sendable {
     /// one names factories only if they are exported.
     public let hasSymbols: Bool
 
-    /// Reads the `app_modules` section of `file`.
-    public init(_ file: ELFFile) throws(InspectionError) {
+    /// Reads the `app_modules` section of `file`; record locations name
+    /// `image`, when given.
+    public init(_ file: ELFFile, image: String? = nil) throws(InspectionError) {
         guard file.fileType == 2 || file.fileType == 3 else { throw .notLinked(fileType: file.fileType) }
         guard let section = file.section(named: "app_modules") else { throw .noSection }
         guard section.isAllocated, section.hasFileBytes else { throw .sectionNotLoaded }
@@ -47,7 +48,7 @@ public struct ModuleInspection: Sendable {
         }
         hasSymbols = file.section(named: ".symtab") != nil
         let memory = FileMemory(file: file, sectionAddress: section.address, relocated: relocated)
-        let scan = bytes.withUnsafeBytes { SectionScan($0, memory: memory) }
+        let scan = bytes.withUnsafeBytes { SectionScan($0, memory: memory, image: image) }
         let checked = RegistryRules.check(scan.modules.map(\.declaration), problems: scan.problems)
         problems = checked.problems
         records = checked.declaredOrder.map { index in
@@ -64,16 +65,6 @@ public struct ModuleInspection: Sendable {
         } catch {
             return error.problems
         }
-    }
-
-    /// What would refuse these records as a plugin of a program holding
-    /// `host`'s records, as ``ModuleHost/load(plugin:)`` checks: names the
-    /// host registers already, and the ordering of both sets together (so a
-    /// plugin may come after the host's modules).
-    public func problems(asPluginOf host: ModuleInspection) -> (duplicateNames: [String], ordering: [OrderingProblem]) {
-        let hostNames = Set(host.records.map(\.declaration.name))
-        let duplicates = records.map(\.declaration.name).filter(hostNames.contains)
-        return (duplicates, Self.orderingProblems(of: (host.records + records).map(\.declaration)))
     }
 }
 

@@ -4,8 +4,12 @@
 //   section-registry inspect [--json] BINARY
 //   section-registry check BINARY [--expect NAME ...] [--host PROGRAM]
 //
-// With --host, BINARY is a plugin checked as PROGRAM would load it: its
-// modules may come after PROGRAM's, and may not share their names.
+// check reads BINARY and the shared objects it needs, as the dynamic linker
+// finds them, and applies the rules ModuleRegistry.linked() applies to them
+// at run time. With --host, BINARY is a plugin checked as PROGRAM would load
+// it with ModuleHost.load(plugin:): its modules may come after those of
+// PROGRAM and its libraries, may not share their names, and must use
+// PROGRAM's SectionRegistry.
 //
 // Exit status: 0 when all is well, 1 when `check` finds a problem, 2 for a
 // file that cannot be inspected or bad usage.
@@ -135,24 +139,30 @@ case "check":
         default: fail(usage)
         }
     }
-    let inspection = inspect(path)
-    let found = Set(inspection.records.map(\.declaration.name))
-    let missing = expected.filter { !found.contains($0) }
-    var failures: [String]
-    if let hostPath {
-        let asPlugin = inspection.problems(asPluginOf: inspect(hostPath))
-        failures = imageProblems(of: inspection)
-            + asPlugin.duplicateNames.map { "module '\($0)' is registered by \(hostPath) already: rename one of them" }
-            + asPlugin.ordering.map(\.description)
-    } else {
-        failures = problems(of: inspection)
+    let environment = ProcessInfo.processInfo.environment
+    let images: LinkedImages
+    let host: LinkedImages?
+    do {
+        host = try hostPath.map { program throws(LinkedImagesError) in try LinkedImages(program, environment: environment) }
+        images = try LinkedImages(path, host: host, environment: environment)
+    } catch {
+        fail("\(error)")
     }
-    failures += missing.map { "expected module '\($0)' is not in app_modules" }
+    let records = images.withModules.flatMap { $0.inspection!.records }
+    let found = Set(records.map(\.declaration.name))
+    let failures = images.problems(asPluginOf: host) + expected.filter { !found.contains($0) }.map {
+        "expected module '\($0)' is not in app_modules"
+    }
     guard failures.isEmpty else {
         fail("\(path): check failed:\n" + failures.map { "  - \($0)" }.joined(separator: "\n"), status: 1)
     }
-    print("section-registry: \(path): \(inspection.records.count) modules, all checks passed: "
-        + inspection.records.map(\.declaration.name).joined(separator: ", "))
+    print("section-registry: \(path): \(records.count) modules, all checks passed: "
+        + records.map(\.declaration.name).joined(separator: ", "))
+    if images.withModules.count > 1 {
+        for image in images.withModules {
+            print("  \(image.path): " + image.inspection!.records.map(\.declaration.name).joined(separator: ", "))
+        }
+    }
 
 default:
     fail(usage)
