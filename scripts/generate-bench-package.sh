@@ -14,6 +14,10 @@
 #   BareStartupN          returns at once; linked with ModulesN alone: the
 #                         same Swift code without the records
 #   ConstructorStartupN   returns at once; linked with the N constructors
+#   HostedAppN            the whole app: discovers the N modules, launches
+#                         them with a ModuleHost, stops them, exits
+#   HandAppN              the same N modules, created and started by a
+#                         hand-written main in a fixed order (seed 004)
 #   StartupEmpty          returns at once; linked with SectionRegistry alone
 #   StartupPlain          returns at once; links nothing
 set -euo pipefail
@@ -31,16 +35,35 @@ for n in "$@"; do
     names=$(seq -f "M%05g" 0 $((n - 1)))
     mkdir -p "$out/Sources/Records$n" "$out/Sources/Modules$n" "$out/Sources/Constructors$n" \
              "$out/Sources/Discovery$n" "$out/Sources/Startup$n" "$out/Sources/BareStartup$n" \
-             "$out/Sources/ConstructorStartup$n"
+             "$out/Sources/ConstructorStartup$n" "$out/Sources/HostedApp$n" "$out/Sources/HandApp$n"
     {
         echo '#include <app_module.h>'
         awk '{ print "APP_MODULE(" $0 ");" }' <<<"$names"
     } >"$out/Sources/Records$n/records.c"
     {
         echo 'import SectionRegistry'
-        awk '{ print "public final class " $0 ": AppModule { public init() {} }";
+        echo '/// What a hand-written main calls: the lifecycle of seed 004.'
+        echo 'public protocol HandStarted { func begin() async; func end() async }'
+        awk '{ print "public final class " $0 ": AppModule, HandStarted { public init() {}; public func begin() async {}; public func end() async {} }";
                print "@c(app_module_" $0 ") func make" $0 "() -> AppModuleHandle { AppModuleHandle(" $0 "()) }" }' <<<"$names"
     } >"$out/Sources/Modules$n/Modules.swift"
+    cat >"$out/Sources/HostedApp$n/main.swift" <<SWIFT
+import SectionRegistry
+// Links Modules$n and Records$n; discovers, launches and stops them.
+let host = ModuleHost(registry: try ModuleRegistry.linked())
+try await host.launch()
+guard await host.runningModules.count == $n else { fatalError("not every module started") }
+await host.terminate()
+SWIFT
+    {
+        echo "import Modules$n"
+        echo '// The same modules, listed and started by hand.'
+        echo 'let modules: [any HandStarted] = ['
+        awk '{ print "    " $0 "()," }' <<<"$names"
+        echo ']'
+        echo 'for module in modules { await module.begin() }'
+        echo 'for module in modules.reversed() { await module.end() }'
+    } >"$out/Sources/HandApp$n/main.swift"
     {
         # As Rust's inventory does: each constructor pushes a static node onto one list.
         echo 'struct inventory_node { const char *name; void *(*make)(void); struct inventory_node *next; };'
@@ -67,7 +90,9 @@ SWIFT
         .executableTarget(name: \"Discovery$n\", dependencies: [benchmarks, \"Modules$n\", \"Records$n\"]),
         .executableTarget(name: \"Startup$n\", dependencies: [registry, \"Modules$n\", \"Records$n\"]),
         .executableTarget(name: \"BareStartup$n\", dependencies: [registry, \"Modules$n\"]),
-        .executableTarget(name: \"ConstructorStartup$n\", dependencies: [\"Constructors$n\"]),"
+        .executableTarget(name: \"ConstructorStartup$n\", dependencies: [\"Constructors$n\"]),
+        .executableTarget(name: \"HostedApp$n\", dependencies: [registry, \"Modules$n\", \"Records$n\"]),
+        .executableTarget(name: \"HandApp$n\", dependencies: [registry, \"Modules$n\", \"Records$n\"]),"
 done
 
 cat >"$out/Package.swift" <<SWIFT
