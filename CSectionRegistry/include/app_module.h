@@ -11,7 +11,9 @@
  *
  *     @c(app_module_Billing) func makeBilling() -> AppModuleHandle { AppModuleHandle(Billing()) }
  *
- * Each line writes one fixed-layout record into the ELF section `app_modules`.
+ * Each line writes one fixed-layout record into the ELF section `app_modules`,
+ * and each file with such lines one ELF note that leads a reader to the
+ * section of the image it is linked into.
  * The layout is version 1 of the record ABI, written down in RecordABI.md
  * beside this header; change neither without the other.
  *
