@@ -6,7 +6,8 @@ public struct Ping: ModuleEvent {
     public init() {}
 }
 
-/// A module that says when it starts and stops, and answers ``Ping``.
+/// A module that says on standard output when it starts and stops (in
+/// order with the app's own lines), and answers ``Ping``.
 public struct AnsweringModule: AppModule {
     let name: String
 
@@ -20,10 +21,10 @@ public struct AnsweringModule: AppModule {
     }
 
     public func start(_ context: ModuleContext) async throws {
-        context.log("  \(name): started")
+        print("  \(name): started")
     }
 
     public func stop(_ context: ModuleContext) async throws {
-        context.log("  \(name): stopped")
+        print("  \(name): stopped")
     }
 }
