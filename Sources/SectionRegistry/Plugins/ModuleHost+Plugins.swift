@@ -30,7 +30,7 @@ extension ModuleHost {
     /// - Returns: the names of the modules started, in start order.
     @discardableResult
     public func load(plugin path: String) async throws(PluginError) -> [String] {
-        guard status == .running else { throw .hostNotRunning }
+        guard status.isRunning else { throw .hostNotRunning }
         let library = try PluginLibrary.open(path)
         guard RegisteredSections.claim(library.section) else {
             library.close()

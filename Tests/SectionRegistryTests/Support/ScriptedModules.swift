@@ -99,7 +99,7 @@ func scripted(
 func testConfiguration(_ adjust: (inout HostConfiguration) -> Void = { _ in }) -> HostConfiguration {
     var configuration = HostConfiguration()
     configuration.environment = [:]
-    configuration.log = { _ in }
+    configuration.log = ClosureLogHandler { _, _, _ in }
     adjust(&configuration)
     return configuration
 }
