@@ -29,11 +29,6 @@ final class LaunchTrace: Sendable {
         let args: [String: String]
     }
 
-    private struct File: Encodable {
-        let traceEvents: [Event]
-        let displayTimeUnit = "ms"
-    }
-
     /// Hooks are on tracks 1 to 99 (1 unless they ran concurrently), each
     /// module's event handling on a track from this one on.
     private static let firstEventTrack = 100
@@ -78,13 +73,16 @@ final class LaunchTrace: Sendable {
         let (spans, eventTracks) = state.withLock { ($0.events, $0.eventTracks) }
         let hookTracks = Set(spans.map(\.tid)).filter { $0 < Self.firstEventTrack }.sorted()
         let names = hookTracks.map { ($0, $0 == 1 ? "lifecycle" : "concurrent start \($0)") }
-            + eventTracks.map { ($1, "events: \($0)") }
+            + eventTracks.map { ($1, "events: \($0)") }.sorted { $0.0 < $1.0 }
         let metadata = names.map { track, name in
             Event(name: "thread_name", cat: "", ph: "M", ts: 0, dur: nil, pid: pid, tid: track, args: ["name": name])
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        try encoder.encode(File(traceEvents: metadata + spans)).write(to: URL(fileURLWithPath: path))
+        // One event a line: the file reads (and diffs) by eye too.
+        let lines = try (metadata + spans).map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+        let text = "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n" + lines.joined(separator: ",\n") + "\n]}\n"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     }
 
     private static func microseconds(_ duration: Duration) -> Double {
