@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// let host = ModuleHost(registry: try ModuleRegistry.linked())
-/// try await host.run()      // launch, then serve signals until SIGTERM or SIGINT
+/// try await host.run()      // launch, then serve until SIGTERM, SIGINT or cancellation
 /// ```
 ///
 /// One host launches once. Event dispatch (``broadcast(_:)``,
