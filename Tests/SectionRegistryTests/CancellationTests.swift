@@ -43,10 +43,14 @@ import Testing
 
     @Test func cancellingDuringLaunchRollsBackWhatStarted() async throws {
         let (began, beginning) = AsyncStream.makeStream(of: Void.self)
+        let log = CapturedLog(logLevel: .trace)
         let host = ModuleHost(registry: try declare(sleepyModules(startingB: {
             beginning.yield()
             try await Task.sleep(for: .seconds(30))  // ends when the launching task is cancelled
-        })), configuration: noSignals)
+        })), configuration: testConfiguration {
+            $0.servesSignals = false
+            $0.log = log
+        })
         let running = Task { try await host.run() }
         for await _ in began { break }
         running.cancel()
@@ -61,6 +65,8 @@ import Testing
             return
         }
         #expect(rollback.map(\.module) == ["A"])
+        #expect(log.all.filter { $0.level >= .error }.isEmpty, "a cancellation is no failure")
+        #expect(log.all.contains { $0.level == .info && $0.text == "SectionRegistry: launch cancelled; stopped again: A" })
     }
 
     @Test func cancellingBeforeLaunchStartsNothing() async throws {

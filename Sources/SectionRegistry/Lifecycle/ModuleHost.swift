@@ -142,7 +142,8 @@ public actor ModuleHost {
             }
             try await bringUp(order)
         } catch {
-            shared.log(.error, error.description)
+            // A cancelled launch is no failure; bringUp said what it stopped.
+            if case .cancelled = error {} else { shared.log(.error, error.description) }
             publish(.launchFailed(error))
             throw error
         }

@@ -22,7 +22,7 @@ struct HostLog: Sendable {
     }
 
     /// How a hook ran: its duration at debug; slow, timed out or skipped at
-    /// warning; failed at error.
+    /// warning; failed at error (cancelled, at info).
     func record(_ outcome: HookOutcome) {
         let (module, phase, duration) = (outcome.module, outcome.phase, outcome.duration)
         switch outcome.result {
@@ -31,6 +31,9 @@ struct HostLog: Sendable {
                  module: module, phase: phase, duration: duration)
         case .completed:
             self(.debug, "SectionRegistry: \(module) \(phase) completed", module: module, phase: phase, duration: duration)
+        case .failed(let error) where error is CancellationError:
+            // The hook gave way to the cancellation of the task that launches.
+            self(.info, "SectionRegistry: \(module) \(phase) cancelled", module: module, phase: phase, duration: duration)
         case .failed(let error):
             self(.error, "SectionRegistry: \(module) \(phase) failed: \(error)", module: module, phase: phase, duration: duration,
                  ["error": "\(error)"])
