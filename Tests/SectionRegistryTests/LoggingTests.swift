@@ -99,6 +99,13 @@ final class CapturedLog: HostLogHandler {
         #expect(verbose.all.contains { $0.level == .info && $0.text == "Quick: set up" && $0.metadata == ["module": "Quick"] })
     }
 
+    @Test func theDefaultHandlerWritesOneLinePerMessageWithSortedMetadata() {
+        #expect(StandardErrorLogHandler.line(level: .warning, message: "SectionRegistry: Slow start was slow",
+                                             metadata: ["phase": "start", "module": "Slow", "duration": "612.50ms"])
+            == "WARNING SectionRegistry: Slow start was slow duration=612.50ms module=Slow phase=start\n")
+        #expect(StandardErrorLogHandler.line(level: .info, message: "hello", metadata: [:]) == "INFO hello\n")
+    }
+
     @Test func theDefaultLevelComesFromTheEnvironment() {
         let variable = StandardErrorLogHandler.levelVariable
         #expect(variable == "SECTION_REGISTRY_LOG_LEVEL")

@@ -29,9 +29,14 @@ public struct StandardErrorLogHandler: HostLogHandler {
     }
 
     public func log(level: LogLevel, message: String, metadata: [String: String]) {
-        let fields = metadata.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
         // One write per line, so that lines of concurrent tasks do not mix.
-        let line = Array("\(level.rawValue.uppercased()) \(message)\(fields)\n".utf8)
-        _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        let bytes = Array(Self.line(level: level, message: message, metadata: metadata).utf8)
+        _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+
+    /// The line written for one message, with its newline.
+    static func line(level: LogLevel, message: String, metadata: [String: String]) -> String {
+        let fields = metadata.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
+        return "\(level.rawValue.uppercased()) \(message)\(fields)\n"
     }
 }
