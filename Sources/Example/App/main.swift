@@ -34,7 +34,11 @@ for (position, module) in registry.modules.enumerated() {
 }
 
 var configuration = HostConfiguration()
-configuration.log = say
+// Module lines and the host's messages on standard output, message only, at
+// the level SECTION_REGISTRY_LOG_LEVEL names (info by default).
+configuration.log = ClosureLogHandler(logLevel: StandardErrorLogHandler.level(in: ProcessInfo.processInfo.environment)) { _, message, _ in
+    say(message)
+}
 configuration.timesEventHandlers = true
 configuration.userSignalEvents[.usr1] = DailyReport(day: "on demand")
 let host = ModuleHost(registry: registry, configuration: configuration)

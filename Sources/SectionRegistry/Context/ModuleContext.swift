@@ -20,9 +20,11 @@ public struct ModuleContext: Sendable {
         host.configuration.values[key]
     }
 
-    /// Writes a line to the host's log (``HostConfiguration/log``).
-    public func log(_ message: String) {
-        host.configuration.log(message)
+    /// Writes a message to the host's log (``HostConfiguration/log``), at
+    /// `level` (``LogLevel/info`` by default), with this module's name as
+    /// the `module` metadata.
+    public func log(_ message: String, level: LogLevel = .info) {
+        host.log(level, message, module: moduleName)
     }
 
     /// Offers a service to every module, found by its type: usually a

@@ -34,8 +34,27 @@ public struct HostConfiguration: Sendable {
     /// Whether to time every event handler (off by default: two clock reads
     /// per handler). Launch phases are always timed.
     public var timesEventHandlers = false
-    /// Where ``ModuleContext/log(_:)`` and the host's own messages go.
-    public var log: @Sendable (String) -> Void = { print($0) }
+    /// Where ``ModuleContext/log(_:level:)`` and the host's own messages
+    /// go: by default standard error, at the level in
+    /// ``StandardErrorLogHandler/levelVariable`` (`info` when unset).
+    /// (Before, this was a `(String) -> Void` closure; wrap one in a
+    /// ``ClosureLogHandler``.)
+    public var log: any HostLogHandler = StandardErrorLogHandler()
+    /// A hook that completes but takes longer than this is logged as a
+    /// warning, with the module's name and how long it ran.
+    public var slowHookThreshold: Duration = .seconds(1)
+    /// Whether ``ModuleHost/run()`` serves the process's signals (SIGTERM,
+    /// SIGINT, SIGHUP, SIGUSR1, SIGUSR2). Turn it off when a supervisor owns
+    /// the signals and ends the host by cancelling the task that runs it.
+    public var servesSignals = true
+    /// Where to write a Chrome trace-event JSON of the host's hooks and
+    /// timed event handling (see ``timesEventHandlers``); when `nil`, the
+    /// file named in ``traceVariable``, if any.
+    public var traceFile: String? = nil
+
+    /// The environment variable that names a trace file, as in
+    /// `SECTION_REGISTRY_TRACE=/tmp/launch.json`.
+    public static let traceVariable = "SECTION_REGISTRY_TRACE"
 
     public init() {}
 
@@ -45,6 +64,11 @@ public struct HostConfiguration: Sendable {
             .split(separator: ",")
             .map { $0.filter { !$0.isWhitespace } }
         return disabledModules.union(fromEnvironment)
+    }
+
+    /// ``traceFile``, else the file named in ``traceVariable``.
+    var tracePath: String? {
+        traceFile ?? environment[Self.traceVariable].flatMap { $0.isEmpty ? nil : $0 }
     }
 }
 

@@ -6,6 +6,9 @@ public enum LaunchError: Error, CustomStringConvertible {
     /// `module` failed in `phase`; `rollback` is how the modules already
     /// started were stopped, in that order.
     case moduleFailed(module: String, phase: LifecyclePhase, error: any Error, rollback: [HookOutcome])
+    /// The task that launched was cancelled; `rollback` is how the modules
+    /// already started were stopped, in that order.
+    case cancelled(rollback: [HookOutcome])
     /// The host was launched before.
     case alreadyLaunched
 
@@ -14,11 +17,16 @@ public enum LaunchError: Error, CustomStringConvertible {
         case .invalidOrder(let error):
             return error.description
         case .moduleFailed(let module, let phase, let error, let rollback):
-            let stopped = rollback.isEmpty ? "no module had started" : "stopped again: \(rollback.map(\.module).joined(separator: ", "))"
-            return "SectionRegistry: module '\(module)' failed in \(phase): \(error) (\(stopped))"
+            return "SectionRegistry: module '\(module)' failed in \(phase): \(error) (\(Self.describe(rollback)))"
+        case .cancelled(let rollback):
+            return "SectionRegistry: launch cancelled (\(Self.describe(rollback)))"
         case .alreadyLaunched:
             return "SectionRegistry: this host was launched before; make a new ModuleHost"
         }
+    }
+
+    private static func describe(_ rollback: [HookOutcome]) -> String {
+        rollback.isEmpty ? "no module had started" : "stopped again: \(rollback.map(\.module).joined(separator: ", "))"
     }
 }
 

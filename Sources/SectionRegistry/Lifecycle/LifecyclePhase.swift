@@ -26,6 +26,26 @@ public struct HookOutcome: Sendable, CustomStringConvertible {
     public let result: Result
     /// From the call to its return, or to the time limit.
     public let duration: Duration
+    /// When it was called, for the trace.
+    let start: ContinuousClock.Instant
+
+    /// Whether it failed or did not finish within its time limit.
+    var failedOrTimedOut: Bool {
+        switch result {
+        case .failed, .timedOut: true
+        case .completed, .skipped: false
+        }
+    }
+
+    /// The result's case, as the trace names it.
+    var resultName: String {
+        switch result {
+        case .completed: "completed"
+        case .failed: "failed"
+        case .timedOut: "timedOut"
+        case .skipped: "skipped"
+        }
+    }
 
     public var description: String {
         switch result {

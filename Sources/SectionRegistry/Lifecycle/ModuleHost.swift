@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// let host = ModuleHost(registry: try ModuleRegistry.linked())
-/// try await host.run()      // launch, then serve signals until SIGTERM or SIGINT
+/// try await host.run()      // launch, then serve until SIGTERM, SIGINT or cancellation
 /// ```
 ///
 /// One host launches once. Event dispatch (``broadcast(_:)``,
@@ -29,15 +29,11 @@ public actor ModuleHost {
         }
     }
 
-    enum Status {
-        case idle, launching, running, stopping, stopped
-    }
-
     /// How this host runs its modules.
     public nonisolated let configuration: HostConfiguration
     @usableFromInline nonisolated let shared: HostState
     let registry: ModuleRegistry
-    var status = Status.idle
+    private nonisolated let statusBroadcast = StatusBroadcast()
     /// The modules whose `start` succeeded, in start order.
     var started: [HostedModule] = []
     private var hookOutcomes: [HookOutcome] = []
@@ -64,6 +60,56 @@ public actor ModuleHost {
         TimingTable(hooks: hookOutcomes, events: shared.eventTimings.all)
     }
 
+    // MARK: Status
+
+    /// Where the host is now: idle, launching, running, stopping, stopped
+    /// (with the stop hooks that failed), or launch failed.
+    public nonisolated var status: HostStatus {
+        statusBroadcast.current
+    }
+
+    /// The current status, then each change as it happens, up to
+    /// ``HostStatus/stopped(failures:)`` or ``HostStatus/launchFailed(_:)``,
+    /// where the sequence ends. Each call makes a new sequence; none misses
+    /// a change.
+    ///
+    /// ```swift
+    /// for await status in host.statusUpdates { print(status) }
+    /// ```
+    public nonisolated var statusUpdates: AsyncStream<HostStatus> {
+        statusBroadcast.updates()
+    }
+
+    /// Waits, without polling, until every module is ready.
+    ///
+    /// - Returns: `true` once the host is running (at once if it is);
+    ///   `false` if it never will be: launch failed or was cancelled, the
+    ///   host is stopping or stopped, or the waiting task was cancelled.
+    ///   ``status`` says which.
+    public nonisolated func waitUntilRunning() async -> Bool {
+        for await status in statusUpdates {
+            switch status {
+            case .running: return true
+            case .idle, .launching: continue
+            case .stopping, .stopped, .launchFailed: return false
+            }
+        }
+        return false
+    }
+
+    /// Publishes `status`; the trace is written when the host is running and
+    /// when it has stopped.
+    private func publish(_ status: HostStatus) {
+        statusBroadcast.publish(status)
+        shared.log(.debug, "SectionRegistry: \(status)", ["status": "\(status)"])
+        guard let trace = shared.trace, status.isFinal || status.isRunning else { return }
+        do {
+            try trace.write()
+        } catch {
+            shared.log(.error, "SectionRegistry: cannot write the trace to \(trace.path): \(error)")
+        }
+    }
+
     // MARK: Launch
 
     /// Creates the enabled modules and takes them through setUp, start and
@@ -75,30 +121,40 @@ public actor ModuleHost {
     /// concurrently alongside each other. If a hook fails, every module that
     /// started is stopped in reverse order, and the error says which module
     /// failed, in which phase, and why.
+    ///
+    /// If the calling task is cancelled, no further hook is called (the one
+    /// running sees the cancellation), the modules that started are stopped
+    /// in reverse order, each within ``HostConfiguration/stopTimeLimit`` and
+    /// shielded from the cancellation, and ``LaunchError/cancelled(rollback:)``
+    /// is thrown.
     public func launch() async throws(LaunchError) {
-        guard status == .idle else { throw .alreadyLaunched }
-        status = .launching
-        let order: [ModuleDescriptor]
-        do {
-            order = try StartOrder.resolve(registry.modules.map(\.declaration), disabled: configuration.allDisabledModules)
-                .map { registry.modules[$0] }
-        } catch {
-            status = .stopped
-            throw .invalidOrder(error)
-        }
-        do {
+        guard case .idle = status else { throw .alreadyLaunched }
+        publish(.launching)
+        let clock = ContinuousClock()
+        let start = clock.now
+        do throws(LaunchError) {
+            let order: [ModuleDescriptor]
+            do {
+                order = try StartOrder.resolve(registry.modules.map(\.declaration), disabled: configuration.allDisabledModules)
+                    .map { registry.modules[$0] }
+            } catch {
+                throw LaunchError.invalidOrder(error)
+            }
             try await bringUp(order)
         } catch {
-            status = .stopped
+            // A cancelled launch is no failure; bringUp said what it stopped.
+            if case .cancelled = error {} else { shared.log(.error, error.description) }
+            publish(.launchFailed(error))
             throw error
         }
-        status = .running
+        shared.log(.debug, "SectionRegistry: launched \(started.count) modules", duration: start.duration(to: clock.now))
+        publish(.running)
     }
 
     /// Creates the modules of `order`, a start order, and takes them through
-    /// setUp, start and ready. If a hook fails, stops those of them that
-    /// started, in reverse order, forgets them all, and throws; modules
-    /// started before are left running.
+    /// setUp, start and ready. If a hook fails or the calling task is
+    /// cancelled, stops those of them that started, in reverse order,
+    /// forgets them all, and throws; modules started before are left running.
     func bringUp(_ order: [ModuleDescriptor]) async throws(LaunchError) {
         let modules = order.map { descriptor in
             defer { nextRank += 1 }
@@ -110,40 +166,72 @@ public actor ModuleHost {
         }
         let byName = Dictionary(uniqueKeysWithValues: modules.map { ($0.name, $0) })
         let alreadyStarted = started.count
-        do {
-            for module in modules {
-                try await runOrThrow(.setUp, [module])
+        shared.log(.debug, "SectionRegistry: start order: \(order.map(\.name).joined(separator: ", "))")
+        do throws(Interruption) {
+            try await timedPhase(.setUp, of: modules.count) { () async throws(Interruption) in
+                for module in modules {
+                    try await runOrThrow(.setUp, [module])
+                }
             }
-            for step in StartSteps.group(order) {
-                try await runOrThrow(.start, step.map { byName[$0.name]! })
+            try await timedPhase(.start, of: modules.count) { () async throws(Interruption) in
+                for step in StartSteps.group(order) {
+                    if step.count > 1 {
+                        shared.log(.debug, "SectionRegistry: starting \(step.map(\.name).joined(separator: ", ")) alongside each other")
+                    }
+                    try await runOrThrow(.start, step.map { byName[$0.name]! })
+                }
             }
-            for module in started[alreadyStarted...] {
-                try await runOrThrow(.ready, [module])
+            try await timedPhase(.ready, of: modules.count) { () async throws(Interruption) in
+                for module in started[alreadyStarted...] {
+                    try await runOrThrow(.ready, [module])
+                }
             }
         } catch {
-            let rollback = await stop(started[alreadyStarted...].reversed())
+            let stopping = Array(started[alreadyStarted...].reversed())
             started.removeSubrange(alreadyStarted...)
             for module in modules { shared.forget(module.name) }
-            throw .moduleFailed(module: error.module, phase: error.phase, error: error.error, rollback: rollback)
+            // In a task of its own: a cancelled caller must not cut the
+            // stop hooks short.
+            let rollback = await Task { await self.stop(stopping) }.value
+            switch error {
+            case .cancelled:
+                shared.log(.info, "SectionRegistry: launch cancelled; stopped again: \(rollback.map(\.module).joined(separator: ", "))")
+                throw .cancelled(rollback: rollback)
+            case .failed(let module, let phase, let cause):
+                throw .moduleFailed(module: module, phase: phase, error: cause, rollback: rollback)
+            }
         }
     }
 
-    /// A hook that failed during ``bringUp(_:)``.
-    private struct HookFailure: Error {
-        let module: String
-        let phase: LifecyclePhase
-        let error: any Error
+    /// Why ``bringUp(_:)`` stopped.
+    private enum Interruption: Error {
+        case failed(module: String, phase: LifecyclePhase, error: any Error)
+        case cancelled
+    }
+
+    /// Runs `body`, one phase of a launch, and logs how long it took.
+    private func timedPhase(
+        _ phase: LifecyclePhase, of count: Int, _ body: () async throws(Interruption) -> Void
+    ) async throws(Interruption) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        try await body()
+        shared.log(.debug, "SectionRegistry: \(phase) of \(count) modules done", phase: phase, duration: start.duration(to: clock.now))
     }
 
     /// Runs `phase` of `modules`, alongside each other when there are
     /// several. Modules that start are recorded as started; throws the first
-    /// failure in start order.
-    private func runOrThrow(_ phase: LifecyclePhase, _ modules: [HostedModule]) async throws(HookFailure) {
+    /// failure in start order, or ``Interruption/cancelled`` before and after
+    /// the hooks if the calling task is cancelled.
+    private func runOrThrow(_ phase: LifecyclePhase, _ modules: [HostedModule]) async throws(Interruption) {
+        guard !Task.isCancelled else { throw .cancelled }
         let outcomes = await run(phase, of: modules)
-        hookOutcomes += outcomes
+        record(outcomes, concurrently: modules.count > 1)
         for (module, outcome) in zip(modules, outcomes) {
             if phase == .start, case .completed = outcome.result { started.append(module) }
         }
+        // A hook that failed because it saw the cancellation is not a failure.
+        guard !Task.isCancelled else { throw .cancelled }
         for outcome in outcomes {
             let failure: (any Error)?
             switch outcome.result {
@@ -152,7 +240,7 @@ public actor ModuleHost {
             case .completed, .skipped: failure = nil
             }
             if let failure {
-                throw HookFailure(module: outcome.module, phase: phase, error: failure)
+                throw .failed(module: outcome.module, phase: phase, error: failure)
             }
         }
     }
@@ -190,7 +278,17 @@ public actor ModuleHost {
                 result = .failed(error)
             }
         }
-        return HookOutcome(module: module.name, phase: phase, result: result, duration: start.duration(to: clock.now))
+        return HookOutcome(module: module.name, phase: phase, result: result, duration: start.duration(to: clock.now), start: start)
+    }
+
+    /// Keeps `outcomes` for ``timings``, logs them, and adds them to the
+    /// trace, each on a track of its own if they ran `concurrently`.
+    private func record(_ outcomes: [HookOutcome], concurrently: Bool = false) {
+        hookOutcomes += outcomes
+        for (lane, outcome) in outcomes.enumerated() {
+            shared.log.record(outcome)
+            shared.trace?.hook(outcome, lane: concurrently ? lane : 0)
+        }
     }
 
     // MARK: Reload, removal, shutdown
@@ -199,12 +297,12 @@ public actor ModuleHost {
     /// is reported in the result and does not stop the others.
     @discardableResult
     public func reload() async -> [HookOutcome] {
-        guard status == .running else { return [] }
+        guard status.isRunning else { return [] }
         var outcomes: [HookOutcome] = []
         for module in started {
             outcomes.append(await Self.run(.reload, of: module, within: nil))
         }
-        hookOutcomes += outcomes
+        record(outcomes)
         return outcomes
     }
 
@@ -221,7 +319,7 @@ public actor ModuleHost {
         let module = started.remove(at: index)
         shared.forget(name)
         let outcome = await stop(module)
-        hookOutcomes.append(outcome)
+        record([outcome])
         return outcome
     }
 
@@ -231,8 +329,8 @@ public actor ModuleHost {
     /// stopped are skipped.
     @discardableResult
     public func terminate() async -> [HookOutcome] {
-        guard status == .running else { return [] }
-        status = .stopping
+        guard status.isRunning else { return [] }
+        publish(.stopping)
         let stopping = started.reversed()
         started = []
         let outcomes = await stop(stopping)
@@ -240,7 +338,7 @@ public actor ModuleHost {
             plugin.library.close()
         }
         plugins = []
-        status = .stopped
+        publish(.stopped(failures: outcomes.filter(\.failedOrTimedOut)))
         return outcomes
     }
 
@@ -251,13 +349,13 @@ public actor ModuleHost {
             shared.forget(module.name)
             outcomes.append(await stop(module))
         }
-        hookOutcomes += outcomes
+        record(outcomes)
         return outcomes
     }
 
     private func stop(_ module: HostedModule) async -> HookOutcome {
         guard !Task.isCancelled else {
-            return HookOutcome(module: module.name, phase: .stop, result: .skipped, duration: .zero)
+            return HookOutcome(module: module.name, phase: .stop, result: .skipped, duration: .zero, start: ContinuousClock.now)
         }
         return await Self.run(.stop, of: module, within: configuration.stopTimeLimit)
     }

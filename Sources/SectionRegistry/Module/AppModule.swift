@@ -30,7 +30,9 @@ public protocol AppModule: Sendable {
     func setUp(_ context: ModuleContext) async throws
 
     /// Starts the module's work. If it throws, every module already started
-    /// is stopped in reverse order and launch fails.
+    /// is stopped in reverse order and launch fails. When the task that
+    /// launches is cancelled, it sees the cancellation (unless a
+    /// ``HostConfiguration/startTimeLimit`` runs it in a task of its own).
     func start(_ context: ModuleContext) async throws
 
     /// Every module has started. If it throws, every module is stopped and
@@ -41,6 +43,8 @@ public protocol AppModule: Sendable {
     func reload(_ context: ModuleContext) async throws
 
     /// Stops the module's work, within ``HostConfiguration/stopTimeLimit``.
+    /// It runs in a task of its own, not cancelled when the task that
+    /// runs the host is: it may await I/O or `Task.sleep` to the end.
     func stop(_ context: ModuleContext) async throws
 }
 

@@ -21,9 +21,16 @@ final class EventTimings: Sendable {
     }
 
     private let timings = Locked<[Key: EventTiming]>([:])
+    /// Where each handling also goes as a span, if the host is traced.
+    private let trace: LaunchTrace?
+
+    init(trace: LaunchTrace?) {
+        self.trace = trace
+    }
 
     @usableFromInline
-    func record(module: String, event: String, duration: Duration) {
+    func record(module: String, event: String, start: ContinuousClock.Instant, duration: Duration) {
+        trace?.event(module: module, event: event, start: start, duration: duration)
         timings.withLock { timings in
             let key = Key(module: module, event: event)
             var timing = timings[key] ?? EventTiming(module: module, event: event, count: 0, total: .zero)

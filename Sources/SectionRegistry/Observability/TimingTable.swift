@@ -40,15 +40,13 @@ public struct TimingTable: Sendable, CustomStringConvertible {
     }
 
     private static func milliseconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let microseconds = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
-        return "\(microseconds / 1000).\(String(microseconds % 1000 / 10).leftPadding(to: 2, with: "0")) ms"
+        duration.milliseconds + " ms"
     }
 }
 
 extension String {
-    fileprivate func leftPadding(to width: Int, with pad: Character = " ") -> String {
-        String(repeating: pad, count: max(0, width - count)) + self
+    fileprivate func leftPadding(to width: Int) -> String {
+        String(repeating: " ", count: max(0, width - count)) + self
     }
 
     fileprivate func padding(to width: Int) -> String {

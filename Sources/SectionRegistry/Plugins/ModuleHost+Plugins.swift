@@ -34,7 +34,7 @@ extension ModuleHost {
     /// - Returns: the names of the modules started, in start order.
     @discardableResult
     public func load(plugin path: String) async throws(PluginError) -> [String] {
-        guard status == .running else { throw .hostNotRunning }
+        guard status.isRunning else { throw .hostNotRunning }
         let library = try PluginLibrary.open(path)
         do throws(PluginError) {
             let plugin = PluginLibrary.Loaded(library: library, registry: try library.registry())

@@ -3,16 +3,19 @@
 //
 //   section-registry inspect [--json] BINARY
 //   section-registry check BINARY [--expect NAME ...] [--host PROGRAM]
+//   section-registry graph BINARY [--format dot|mermaid] [--disable NAME ...]
 //
 // check reads BINARY and the shared objects it needs, as the dynamic linker
 // finds them, and applies the rules ModuleRegistry.linked() applies to them
 // at run time. With --host, BINARY is a plugin checked as PROGRAM would load
 // it with ModuleHost.load(plugin:): its modules may come after those of
 // PROGRAM and its libraries, may not share their names, and must use
-// PROGRAM's SectionRegistry.
+// PROGRAM's SectionRegistry. `graph` prints the modules, their levels,
+// dependencies and start order as Graphviz DOT (`| dot -Tsvg > modules.svg`)
+// or Mermaid.
 //
-// Exit status: 0 when all is well, 1 when `check` finds a problem, 2 for a
-// file that cannot be inspected or bad usage.
+// Exit status: 0 when all is well, 1 when `check` (or `graph`) finds a
+// problem, 2 for a file that cannot be inspected or bad usage.
 import ELFInspection
 import Foundation
 import SectionRegistry
@@ -20,6 +23,7 @@ import SectionRegistry
 let usage = """
     usage: section-registry inspect [--json] BINARY
            section-registry check BINARY [--expect NAME ...] [--host PROGRAM]
+           section-registry graph BINARY [--format dot|mermaid] [--disable NAME ...]
     """
 
 func fail(_ message: String, status: Int32 = 2) -> Never {
@@ -37,6 +41,29 @@ func inspect(_ path: String) -> ModuleInspection {
     } catch {
         fail("\(path): \(error)")
     }
+}
+
+/// The options after a command's BINARY, as (name, value) pairs; exits with
+/// the usage for an option not in `allowed` or without a value.
+func options(_ arguments: ArraySlice<String>, allowed: Set<String>) -> [(name: String, value: String)] {
+    var rest = arguments
+    var pairs: [(name: String, value: String)] = []
+    while let option = rest.popFirst() {
+        guard allowed.contains(option), let value = rest.popFirst() else { fail(usage) }
+        pairs.append((option, value))
+    }
+    return pairs
+}
+
+/// Writes a line about the file at `path` to standard error.
+func warn(_ path: String, _ line: String) {
+    FileHandle.standardError.write(Data("section-registry: \(path): \(line)\n".utf8))
+}
+
+/// Writes each problem of `path` to standard error, and exits 1 if there is any.
+func report(_ problems: [String], of path: String) {
+    for problem in problems { warn(path, problem) }
+    if !problems.isEmpty { exit(1) }
 }
 
 /// The section's problems, one line each (a record's defects are one line
@@ -121,22 +148,20 @@ case "inspect":
         print(describe(inspection.note))
     }
     if !inspection.hasSymbols {
-        FileHandle.standardError.write(Data("section-registry: \(arguments[0]): no symbol table (stripped): factories are shown by address\n".utf8))
+        warn(arguments[0], "no symbol table (stripped): factories are shown by address")
     }
-    for problem in problems(of: inspection) {
-        FileHandle.standardError.write(Data("section-registry: \(arguments[0]): \(problem)\n".utf8))
-    }
+    for problem in problems(of: inspection) { warn(arguments[0], problem) }
 
 case "check":
     guard let path = arguments.first else { fail(usage) }
     var expected: [String] = []
     var hostPath: String?
-    var rest = arguments.dropFirst()
-    while let option = rest.popFirst() {
-        switch (option, rest.popFirst()) {
-        case ("--expect", let name?): expected.append(name)
-        case ("--host", let program?) where hostPath == nil: hostPath = program
-        default: fail(usage)
+    for (option, value) in options(arguments.dropFirst(), allowed: ["--expect", "--host"]) {
+        switch option {
+        case "--expect": expected.append(value)
+        default:
+            guard hostPath == nil else { fail(usage) }
+            hostPath = value
         }
     }
     let environment = ProcessInfo.processInfo.environment
@@ -163,6 +188,24 @@ case "check":
             print("  \(image.path): " + image.inspection!.records.map(\.declaration.name).joined(separator: ", "))
         }
     }
+
+case "graph":
+    guard let path = arguments.first else { fail(usage) }
+    var format = "dot"
+    var disabled: Set<String> = []
+    for (option, value) in options(arguments.dropFirst(), allowed: ["--format", "--disable"]) {
+        switch option {
+        case "--format":
+            guard value == "dot" || value == "mermaid" else { fail(usage) }
+            format = value
+        default:
+            disabled.insert(value)
+        }
+    }
+    let inspection = inspect(path)
+    let graph = ModuleGraph(inspection.records.map(\.declaration), disabled: disabled)
+    print(format == "dot" ? graph.dot : graph.mermaid, terminator: "")
+    report(lines(of: inspection.problems) + graph.orderingProblems.map(\.description), of: path)
 
 default:
     fail(usage)

@@ -36,6 +36,8 @@ struct ScriptedModule: AppModule {
     var onSetUp: @Sendable (ModuleContext) throws -> Void = { _ in }
     /// Runs in start, between "begin" and "start" entries.
     var whileStarting: @Sendable () async throws -> Void = {}
+    /// Runs in stop, after the "stop" entry.
+    var whileStopping: @Sendable () async throws -> Void = {}
     /// Never returns from stop, and ignores cancellation.
     var hangsInStop = false
 
@@ -65,6 +67,7 @@ struct ScriptedModule: AppModule {
     func stop(_ context: ModuleContext) async throws {
         journal.add("stop \(name)")
         while hangsInStop { try? await Task.sleep(for: .seconds(60)) }
+        try await whileStopping()
         try failIf(.stop)
     }
 
@@ -99,7 +102,7 @@ func scripted(
 func testConfiguration(_ adjust: (inout HostConfiguration) -> Void = { _ in }) -> HostConfiguration {
     var configuration = HostConfiguration()
     configuration.environment = [:]
-    configuration.log = { _ in }
+    configuration.log = ClosureLogHandler { _, _, _ in }
     adjust(&configuration)
     return configuration
 }

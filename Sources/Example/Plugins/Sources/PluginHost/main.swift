@@ -13,9 +13,12 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 let cycles = arguments.first == "--unload-and-reload"
 if cycles { arguments.removeFirst() }
 
+// Module lines on standard output, as they are, among the host's own.
+var configuration = HostConfiguration()
+configuration.log = ClosureLogHandler { _, message, _ in print(message) }
 let host: ModuleHost
 do {
-    host = ModuleHost(registry: try ModuleRegistry.linked())
+    host = ModuleHost(registry: try ModuleRegistry.linked(), configuration: configuration)
     try await host.launch()
 } catch {
     print("error: \(error)")

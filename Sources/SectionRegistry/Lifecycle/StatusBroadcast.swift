@@ -1,0 +1,55 @@
+/// A host's current ``HostStatus`` and the streams that follow it.
+///
+/// Only the host's actor publishes, one status at a time, so every stream
+/// sees the changes in order; a stream made later starts with the current
+/// status, so nobody who asks misses the one they wait for.
+final class StatusBroadcast: Sendable {
+    private struct State {
+        var current = HostStatus.idle
+        var followers: [Int: AsyncStream<HostStatus>.Continuation] = [:]
+        var nextFollower = 0
+    }
+
+    private let state = Locked(State())
+
+    var current: HostStatus {
+        state.withLock { $0.current }
+    }
+
+    /// Makes `status` the current one and sends it to every stream; a final
+    /// status ends them.
+    func publish(_ status: HostStatus) {
+        let followers = state.withLock { state in
+            state.current = status
+            defer { if status.isFinal { state.followers = [:] } }
+            return Array(state.followers.values)
+        }
+        // Outside the lock: finishing runs the streams' termination handlers,
+        // which take it.
+        for follower in followers {
+            follower.yield(status)
+            if status.isFinal { follower.finish() }
+        }
+    }
+
+    /// The current status, then every change, up to a final status.
+    func updates() -> AsyncStream<HostStatus> {
+        let (stream, continuation) = AsyncStream.makeStream(of: HostStatus.self)
+        // The current status is sent under the lock, so that a change
+        // published meanwhile comes after it.
+        state.withLock { state in
+            continuation.yield(state.current)
+            if state.current.isFinal {
+                continuation.finish()
+            } else {
+                state.followers[state.nextFollower] = continuation
+                let id = state.nextFollower
+                continuation.onTermination = { [weak self] _ in
+                    self?.state.withLock { _ = $0.followers.removeValue(forKey: id) }
+                }
+                state.nextFollower += 1
+            }
+        }
+        return stream
+    }
+}

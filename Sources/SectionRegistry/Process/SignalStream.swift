@@ -1,0 +1,63 @@
+import Dispatch
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Delivers signals to a closure instead of their default action.
+///
+/// A self-pipe, not Dispatch signal sources: libdispatch on Linux installs
+/// its handler once per process, so after a first `run()` handed a signal
+/// back to `SIG_DFL`, a second run in the same process never saw it again.
+/// Here every run installs its own `sigaction` handler, which does the one
+/// async-signal-safe thing (write the signal number to a pipe), and a reader
+/// thread passes each to `deliver`. One stream at a time per process: signal
+/// dispositions are process-wide.
+struct SignalStream {
+    private let signals: [Int32]
+    private let writeEnd: Int32
+
+    /// Takes over `signals` until ``close()``; `deliver` gets each one, on a
+    /// thread of the stream's.
+    init(_ signals: [Int32], deliver: @escaping @Sendable (Int32) -> Void) {
+        self.signals = signals
+        var ends: [Int32] = [-1, -1]
+        precondition(pipe(&ends) == 0, "SectionRegistry: cannot make the signal pipe (errno \(errno))")
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        let readEnd = ends[0]
+        writeEnd = ends[1]
+        precondition(signalPipe.compareExchange(expected: -1, desired: writeEnd, ordering: .sequentiallyConsistent).exchanged,
+                     "SectionRegistry: only one ModuleHost.run() at a time serves the process's signals")
+        DispatchQueue(label: "SectionRegistry.signals").async {
+            var signalNumber: UInt8 = 0
+            // read returns 0 once close() has closed the write end.
+            while read(readEnd, &signalNumber, 1) == 1 { deliver(Int32(signalNumber)) }
+            Glibc.close(readEnd)
+        }
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = forwardToSignalPipe
+        action.sa_flags = SA_RESTART
+        sigemptyset(&action.sa_mask)
+        for signalNumber in signals { sigaction(signalNumber, &action, nil) }
+    }
+
+    /// Stops listening and restores each signal's default action.
+    func close() {
+        for signalNumber in signals { signal(signalNumber, SIG_DFL) }
+        signalPipe.store(-1, ordering: .sequentiallyConsistent)
+        Glibc.close(writeEnd)
+    }
+}
+
+/// The write end of the pipe of the open ``SignalStream``, or -1.
+private let signalPipe = Atomic<Int32>(-1)
+
+/// The signal handler: async-signal-safe, it only loads an atomic and writes
+/// one byte.
+private func forwardToSignalPipe(_ signalNumber: Int32) {
+    let savedErrno = errno
+    var byte = UInt8(truncatingIfNeeded: signalNumber)
+    let writeEnd = signalPipe.load(ordering: .sequentiallyConsistent)
+    if writeEnd >= 0 { _ = write(writeEnd, &byte, 1) }
+    errno = savedErrno
+}

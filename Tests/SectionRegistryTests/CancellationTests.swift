@@ -1,0 +1,104 @@
+import Testing
+@testable import SectionRegistry
+
+/// Cancelling the task that runs `run()` is graceful shutdown: before,
+/// during and after launch.
+@Suite struct CancellationTests {
+    let journal = Journal()
+
+    /// A, B, C in that start order; each stop awaits a sleep, which a
+    /// cancelled stop would cut short, then writes "slept NAME".
+    func sleepyModules(startingB whileStarting: @escaping @Sendable () async throws -> Void = {}) -> [ModuleDescriptor] {
+        ["A", "B", "C"].map { name in
+            scripted(name, journal: journal) { module in
+                if name == "B" { module.whileStarting = whileStarting }
+                module.whileStopping = { [journal] in
+                    try await Task.sleep(for: .milliseconds(30))
+                    journal.add("slept \(name)")
+                }
+            }
+        }
+    }
+
+    var noSignals: HostConfiguration {
+        testConfiguration { $0.servesSignals = false }
+    }
+
+    func results(_ outcomes: [HookOutcome]) -> [String] {
+        outcomes.map { "\($0.module) \($0.phase) \($0.resultName)" }
+    }
+
+    @Test func cancellingAfterLaunchStopsEveryModuleInReverseOrderAndTheirHooksComplete() async throws {
+        let host = ModuleHost(registry: try declare(sleepyModules()), configuration: noSignals)
+        let running = Task { try await host.run() }
+        #expect(await host.waitUntilRunning())
+        running.cancel()
+        let outcomes = try await running.value
+        #expect(results(outcomes) == ["C stop completed", "B stop completed", "A stop completed"])
+        #expect(journal.modules("stop") == ["C", "B", "A"], "each once, in reverse start order")
+        #expect(journal.modules("slept") == ["C", "B", "A"], "the sleeps in stop were not cut short")
+        #expect(await host.runningModules.isEmpty)
+        #expect(host.status.description == "stopped")
+    }
+
+    @Test func cancellingDuringLaunchRollsBackWhatStarted() async throws {
+        let (began, beginning) = AsyncStream.makeStream(of: Void.self)
+        let log = CapturedLog(logLevel: .trace)
+        let host = ModuleHost(registry: try declare(sleepyModules(startingB: {
+            beginning.yield()
+            try await Task.sleep(for: .seconds(30))  // ends when the launching task is cancelled
+        })), configuration: testConfiguration {
+            $0.servesSignals = false
+            $0.log = log
+        })
+        let running = Task { try await host.run() }
+        for await _ in began { break }
+        running.cancel()
+        let outcomes = try await running.value
+        #expect(results(outcomes) == ["A stop completed"])
+        #expect(journal.modules("slept") == ["A"], "the rollback's stop ran to its end")
+        #expect(!journal.entries.contains("start B"), "B never said it started, so it is not stopped")
+        #expect(!journal.entries.contains("begin C"), "no hook after the cancellation")
+        #expect(journal.modules("ready").isEmpty)
+        guard case .launchFailed(.cancelled(let rollback)) = host.status else {
+            Issue.record("status \(host.status)")
+            return
+        }
+        #expect(rollback.map(\.module) == ["A"])
+        #expect(log.all.filter { $0.level >= .error }.isEmpty, "a cancellation is no failure")
+        #expect(log.all.contains { $0.level == .info && $0.text == "SectionRegistry: launch cancelled; stopped again: A" })
+    }
+
+    @Test func cancellingBeforeLaunchStartsNothing() async throws {
+        let host = ModuleHost(registry: try declare(sleepyModules()), configuration: noSignals)
+        let running = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await host.run()
+        }
+        #expect(try await running.value.isEmpty)
+        #expect(journal.entries.isEmpty)
+        #expect(host.status.description == "launch failed: SectionRegistry: launch cancelled (no module had started)")
+    }
+
+    @Test func aStopHookStillHasOnlyItsTimeLimit() async throws {
+        let host = ModuleHost(registry: try declare([
+            scripted("A", journal: journal),
+            scripted("B", journal: journal) { $0.hangsInStop = true },
+            scripted("C", journal: journal),
+        ]), configuration: testConfiguration {
+            $0.servesSignals = false
+            $0.stopTimeLimit = .milliseconds(100)
+        })
+        let running = Task { try await host.run() }
+        #expect(await host.waitUntilRunning())
+        running.cancel()
+        let outcomes = try await running.value
+        #expect(results(outcomes) == ["C stop completed", "B stop timedOut", "A stop completed"])
+        #expect(outcomes[1].duration >= .milliseconds(100), "the limit, not the cancellation, ended it")
+        guard case .stopped(let failures) = host.status else {
+            Issue.record("status \(host.status)")
+            return
+        }
+        #expect(failures.map(\.module) == ["B"])
+    }
+}

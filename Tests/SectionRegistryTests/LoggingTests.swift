@@ -1,0 +1,119 @@
+import Synchronization
+import Testing
+@testable import SectionRegistry
+
+/// A log handler that keeps what it is given.
+final class CapturedLog: HostLogHandler {
+    struct Message: Sendable {
+        let level: LogLevel
+        let text: String
+        let metadata: [String: String]
+    }
+
+    let logLevel: LogLevel
+    private let messages = Mutex<[Message]>([])
+
+    init(logLevel: LogLevel) {
+        self.logLevel = logLevel
+    }
+
+    func log(level: LogLevel, message: String, metadata: [String: String]) {
+        messages.withLock { $0.append(Message(level: level, text: message, metadata: metadata)) }
+    }
+
+    var all: [Message] {
+        messages.withLock { $0 }
+    }
+
+    /// The messages about `module` in `phase` at `level`.
+    func about(_ module: String, _ phase: LifecyclePhase, at level: LogLevel) -> [Message] {
+        all.filter { $0.level == level && $0.metadata["module"] == module && $0.metadata["phase"] == phase.rawValue }
+    }
+}
+
+/// Every host message goes through the configured handler, at its level,
+/// with the module, phase and duration as metadata.
+@Suite struct LoggingTests {
+    let journal = Journal()
+
+    func launchAndStop(logLevel: LogLevel) async throws -> CapturedLog {
+        let log = CapturedLog(logLevel: logLevel)
+        let host = ModuleHost(registry: try declare([
+            scripted("Quick", level: .core, journal: journal) { $0.onSetUp = { $0.log("Quick: set up") } },
+            scripted("Slow", journal: journal) { $0.whileStarting = { try await Task.sleep(for: .milliseconds(600)) } },
+            scripted("Stuck", journal: journal) { $0.hangsInStop = true },
+            scripted("Touchy", level: .late, journal: journal) { $0.failsIn = .reload },
+        ]), configuration: testConfiguration {
+            $0.log = log
+            // Far from Slow's 600 ms and from the others' few, even on a
+            // loaded machine.
+            $0.slowHookThreshold = .milliseconds(300)
+            $0.stopTimeLimit = .milliseconds(80)
+        })
+        try await host.launch()
+        await host.reload()
+        await host.terminate()
+        return log
+    }
+
+    func milliseconds(_ message: CapturedLog.Message) -> Double? {
+        message.metadata["duration"].flatMap { Double($0.dropLast(2)) }
+    }
+
+    @Test func launchStepsAndEachHooksDurationAreDebugMessages() async throws {
+        let log = try await launchAndStop(logLevel: .trace)
+        #expect(log.all.contains { $0.level == .debug && $0.text == "SectionRegistry: start order: Quick, Slow, Stuck, Touchy" })
+        for module in ["Quick", "Slow", "Stuck", "Touchy"] {
+            for phase in [LifecyclePhase.setUp, .ready] {
+                let messages = log.about(module, phase, at: .debug)
+                #expect(messages.count == 1, "\(module) \(phase)")
+                #expect(messages.first.flatMap(milliseconds) != nil, "a duration in milliseconds")
+            }
+        }
+        for phase in [LifecyclePhase.setUp, .start, .ready] {
+            #expect(log.all.contains { $0.level == .debug && $0.metadata["phase"] == phase.rawValue && $0.metadata["module"] == nil
+                && $0.text == "SectionRegistry: \(phase) of 4 modules done" }, "the phase's total")
+        }
+    }
+
+    @Test func slowHooksAndTimeLimitsAreWarningsAndFailuresErrors() async throws {
+        let log = try await launchAndStop(logLevel: .trace)
+        let slow = log.about("Slow", .start, at: .warning)
+        #expect(slow.count == 1)
+        #expect(slow.first.flatMap(milliseconds).map { $0 >= 600 } == true, "how long it ran: \(slow)")
+        let stuck = log.about("Stuck", .stop, at: .warning)
+        #expect(stuck.count == 1)
+        #expect(stuck.first?.text.contains("did not finish within its time limit") == true)
+        #expect(stuck.first.flatMap(milliseconds).map { $0 >= 80 } == true, "how long it ran: \(stuck)")
+        let failed = log.about("Touchy", .reload, at: .error)
+        #expect(failed.map(\.metadata["error"]) == ["Touchy was told to fail in reload"])
+        #expect(log.about("Quick", .start, at: .warning).isEmpty, "a quick hook is no warning")
+    }
+
+    @Test func aModulesLinesCarryItsNameAndLevelsBelowTheHandlersAreDropped() async throws {
+        let log = try await launchAndStop(logLevel: .warning)
+        #expect(log.all.allSatisfy { $0.level >= .warning })
+        #expect(Set(log.all.compactMap { $0.metadata["module"] }).isSuperset(of: ["Slow", "Stuck", "Touchy"]))
+        #expect(!log.all.contains { $0.text == "Quick: set up" })
+        let verbose = try await launchAndStop(logLevel: .info)
+        #expect(verbose.all.contains { $0.level == .info && $0.text == "Quick: set up" && $0.metadata == ["module": "Quick"] })
+    }
+
+    @Test func theDefaultHandlerWritesOneLinePerMessageWithSortedMetadata() {
+        #expect(StandardErrorLogHandler.line(level: .warning, message: "SectionRegistry: Slow start was slow",
+                                             metadata: ["phase": "start", "module": "Slow", "duration": "612.50ms"])
+            == "WARNING SectionRegistry: Slow start was slow duration=612.50ms module=Slow phase=start\n")
+        #expect(StandardErrorLogHandler.line(level: .info, message: "hello", metadata: [:]) == "INFO hello\n")
+    }
+
+    @Test func theDefaultLevelComesFromTheEnvironment() {
+        let variable = StandardErrorLogHandler.levelVariable
+        #expect(variable == "SECTION_REGISTRY_LOG_LEVEL")
+        #expect(StandardErrorLogHandler.level(in: [:]) == .info)
+        #expect(StandardErrorLogHandler.level(in: [variable: "debug"]) == .debug)
+        #expect(StandardErrorLogHandler.level(in: [variable: "WARNING"]) == .warning)
+        #expect(StandardErrorLogHandler.level(in: [variable: "loud"]) == .info)
+        #expect(LogLevel.allCases.map(\.rawValue) == ["trace", "debug", "info", "notice", "warning", "error", "critical"])
+        #expect(LogLevel.allCases.sorted() == LogLevel.allCases)
+    }
+}
