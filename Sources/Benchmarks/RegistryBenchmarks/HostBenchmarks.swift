@@ -33,6 +33,16 @@ public enum HostBenchmarks {
         func ready() async {}
     }
 
+    /// A module that implements no hook, for launch: what the host itself
+    /// costs per module, against a loop calling empty methods. (Registering
+    /// event handlers is the module's own work, measured by dispatch.)
+    struct PlainModule: AppModule, HandWrittenService {
+        func handle(_ ping: Ping) async {}
+        func setUp() async {}
+        func start() async {}
+        func ready() async {}
+    }
+
     /// The seeds' hand-written forwarding: one method per lifecycle call and
     /// event, called on each element of an array.
     protocol HandWrittenService: Sendable {
@@ -51,18 +61,20 @@ public enum HostBenchmarks {
         }
     }
 
-    static func modules(_ count: Int, dependencies: (Int) -> [String]) -> ModuleRegistry {
+    static func modules(_ count: Int, plain: Bool = false, dependencies: (Int) -> [String]) -> ModuleRegistry {
         let descriptors = (0..<count).map { index in
-            ModuleDescriptor(name: "M\(index)", after: dependencies(index)) { TrivialModule(index: index, moduleCount: count) }
+            ModuleDescriptor(name: "M\(index)", after: dependencies(index)) { () -> any AppModule in
+                plain ? PlainModule() : TrivialModule(index: index, moduleCount: count)
+            }
         }
         return try! ModuleRegistry(declaring: descriptors)
     }
 
     static func measureLaunch(_ count: Int) async {
         let shapes: [(String, ModuleRegistry)] = [
-            ("launch", modules(count) { _ in [] }),
-            ("launch_chain", modules(count) { $0 == 0 ? [] : ["M\($0 - 1)"] }),
-            ("launch_wide", modules(count) { $0 == 0 ? [] : ["M0"] }),
+            ("launch", modules(count, plain: true) { _ in [] }),
+            ("launch_chain", modules(count, plain: true) { $0 == 0 ? [] : ["M\($0 - 1)"] }),
+            ("launch_wide", modules(count, plain: true) { $0 == 0 ? [] : ["M0"] }),
         ]
         var configuration = HostConfiguration()
         configuration.environment = [:]
@@ -72,7 +84,7 @@ public enum HostBenchmarks {
             })
         }
         Measurement.report("launch_hand_loop.\(count)", await Measurement.median(samples: 7) {
-            let services: [any HandWrittenService] = (0..<count).map { TrivialModule(index: $0, moduleCount: count) }
+            let services: [any HandWrittenService] = (0..<count).map { _ in PlainModule() }
             for service in services { await service.setUp() }
             for service in services { await service.start() }
             for service in services { await service.ready() }

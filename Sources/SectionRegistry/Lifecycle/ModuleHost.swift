@@ -10,15 +10,22 @@
 /// ``firstHandler(for:)``, ``gather(_:)``) does not go through the actor:
 /// many tasks may dispatch at once, alongside launch, removal and shutdown.
 public actor ModuleHost {
-    /// A module the host created, with its context.
-    struct HostedModule: Sendable {
+    /// A module the host created, with its context. A class: the host keeps
+    /// it in several lists and steps, and a copy is then one retain.
+    final class HostedModule: Sendable {
         let descriptor: ModuleDescriptor
         let instance: any AppModule
         let context: ModuleContext
 
+        init(descriptor: ModuleDescriptor, instance: any AppModule, context: ModuleContext) {
+            self.descriptor = descriptor
+            self.instance = instance
+            self.context = context
+        }
+
         var name: String { descriptor.name }
 
-        func run(_ phase: LifecyclePhase) async throws {
+        nonisolated(nonsending) func run(_ phase: LifecyclePhase) async throws {
             switch phase {
             case .setUp: try await instance.setUp(context)
             case .start: try await instance.start(context)
@@ -225,30 +232,15 @@ public actor ModuleHost {
     /// the hooks if the calling task is cancelled.
     private func runOrThrow(_ phase: LifecyclePhase, _ modules: [HostedModule]) async throws(Interruption) {
         guard !Task.isCancelled else { throw .cancelled }
-        let outcomes = await run(phase, of: modules)
-        record(outcomes, concurrently: modules.count > 1)
-        for (module, outcome) in zip(modules, outcomes) {
-            if phase == .start, case .completed = outcome.result { started.append(module) }
-        }
-        // A hook that failed because it saw the cancellation is not a failure.
-        guard !Task.isCancelled else { throw .cancelled }
-        for outcome in outcomes {
-            let failure: (any Error)?
-            switch outcome.result {
-            case .failed(let error): failure = error
-            case .timedOut: failure = TimeLimitExceeded(limit: configuration.startTimeLimit ?? .zero)
-            case .completed, .skipped: failure = nil
-            }
-            if let failure {
-                throw .failed(module: outcome.module, phase: phase, error: failure)
-            }
-        }
-    }
-
-    private func run(_ phase: LifecyclePhase, of modules: [HostedModule]) async -> [HookOutcome] {
         let limit = phase == .start ? configuration.startTimeLimit : nil
-        if modules.count == 1 { return [await Self.run(phase, of: modules[0], within: limit)] }
-        return await withTaskGroup(of: (Int, HookOutcome).self) { group in
+        guard modules.count > 1 else {
+            // One module, the usual case: no task group and no arrays.
+            let outcome = await Self.run(phase, of: modules[0], within: limit)
+            record(outcome)
+            try settle(outcome, of: modules[0], in: phase)
+            return
+        }
+        let outcomes = await withTaskGroup(of: (Int, HookOutcome).self) { group in
             for (index, module) in modules.enumerated() {
                 group.addTask { (index, await Self.run(phase, of: module, within: limit)) }
             }
@@ -256,11 +248,36 @@ public actor ModuleHost {
             for await (index, outcome) in group { outcomes[index] = outcome }
             return outcomes.map { $0! }
         }
+        for (lane, outcome) in outcomes.enumerated() { record(outcome, lane: lane) }
+        for (module, outcome) in zip(modules, outcomes) {
+            try settle(outcome, of: module, in: phase)
+        }
+    }
+
+    /// Records `module` as started if `outcome` is a completed start, and
+    /// throws ``Interruption/cancelled`` if the calling task is cancelled (a
+    /// hook that failed because it saw the cancellation is not a failure),
+    /// else the hook's failure.
+    private func settle(_ outcome: HookOutcome, of module: HostedModule, in phase: LifecyclePhase) throws(Interruption) {
+        if phase == .start, case .completed = outcome.result { started.append(module) }
+        guard !Task.isCancelled else { throw .cancelled }
+        switch outcome.result {
+        case .failed(let error):
+            throw .failed(module: outcome.module, phase: phase, error: error)
+        case .timedOut:
+            throw .failed(module: outcome.module, phase: phase, error: TimeLimitExceeded(limit: configuration.startTimeLimit ?? .zero))
+        case .completed, .skipped:
+            return
+        }
     }
 
     /// Runs one hook, timed; with a `limit`, in a task of its own that the
     /// host stops waiting for when the limit is up or the caller is cancelled.
-    private static func run(_ phase: LifecyclePhase, of module: HostedModule, within limit: Duration?) async -> HookOutcome {
+    /// Non-sending: on the host's executor, so that calling a hook costs no
+    /// hop of its own.
+    private nonisolated(nonsending) static func run(
+        _ phase: LifecyclePhase, of module: HostedModule, within limit: Duration?
+    ) async -> HookOutcome {
         let clock = ContinuousClock()
         let start = clock.now
         let result: HookOutcome.Result
@@ -281,14 +298,12 @@ public actor ModuleHost {
         return HookOutcome(module: module.name, phase: phase, result: result, duration: start.duration(to: clock.now), start: start)
     }
 
-    /// Keeps `outcomes` for ``timings``, logs them, and adds them to the
-    /// trace, each on a track of its own if they ran `concurrently`.
-    private func record(_ outcomes: [HookOutcome], concurrently: Bool = false) {
-        hookOutcomes += outcomes
-        for (lane, outcome) in outcomes.enumerated() {
-            shared.log.record(outcome)
-            shared.trace?.hook(outcome, lane: concurrently ? lane : 0)
-        }
+    /// Keeps `outcome` for ``timings``, logs it, and adds it to the trace,
+    /// on track `lane` (hooks that ran alongside each other have one each).
+    private func record(_ outcome: HookOutcome, lane: Int = 0) {
+        hookOutcomes.append(outcome)
+        shared.log.record(outcome)
+        shared.trace?.hook(outcome, lane: lane)
     }
 
     // MARK: Reload, removal, shutdown
@@ -302,7 +317,7 @@ public actor ModuleHost {
         for module in started {
             outcomes.append(await Self.run(.reload, of: module, within: nil))
         }
-        record(outcomes)
+        outcomes.forEach { record($0) }
         return outcomes
     }
 
@@ -319,7 +334,7 @@ public actor ModuleHost {
         let module = started.remove(at: index)
         shared.forget(name)
         let outcome = await stop(module)
-        record([outcome])
+        record(outcome)
         return outcome
     }
 
@@ -349,7 +364,7 @@ public actor ModuleHost {
             shared.forget(module.name)
             outcomes.append(await stop(module))
         }
-        record(outcomes)
+        outcomes.forEach { record($0) }
         return outcomes
     }
 

@@ -27,31 +27,36 @@
 public protocol AppModule: Sendable {
     /// Prepares the module: register services and event handlers here. If
     /// it throws, nothing has started and launch stops.
-    func setUp(_ context: ModuleContext) async throws
+    nonisolated(nonsending) func setUp(_ context: ModuleContext) async throws
 
     /// Starts the module's work. If it throws, every module already started
     /// is stopped in reverse order and launch fails. When the task that
     /// launches is cancelled, it sees the cancellation (unless a
     /// ``HostConfiguration/startTimeLimit`` runs it in a task of its own).
-    func start(_ context: ModuleContext) async throws
+    nonisolated(nonsending) func start(_ context: ModuleContext) async throws
 
     /// Every module has started. If it throws, every module is stopped and
     /// launch fails.
-    func ready(_ context: ModuleContext) async throws
+    nonisolated(nonsending) func ready(_ context: ModuleContext) async throws
 
     /// Re-reads configuration. A failure is reported and changes nothing else.
-    func reload(_ context: ModuleContext) async throws
+    nonisolated(nonsending) func reload(_ context: ModuleContext) async throws
 
     /// Stops the module's work, within ``HostConfiguration/stopTimeLimit``.
     /// It runs in a task of its own, not cancelled when the task that
     /// runs the host is: it may await I/O or `Task.sleep` to the end.
-    func stop(_ context: ModuleContext) async throws
+    nonisolated(nonsending) func stop(_ context: ModuleContext) async throws
 }
 
+/// The hooks a module does not write do nothing, where they are called: the
+/// requirements are `nonisolated(nonsending)`, so the host calls them on its
+/// own executor, with no hop. A hook a module writes runs wherever Swift
+/// runs its nonisolated async functions (the global executor, unless the
+/// module opts in to `nonisolated(nonsending)` itself).
 extension AppModule {
-    public func setUp(_ context: ModuleContext) async throws {}
-    public func start(_ context: ModuleContext) async throws {}
-    public func ready(_ context: ModuleContext) async throws {}
-    public func reload(_ context: ModuleContext) async throws {}
-    public func stop(_ context: ModuleContext) async throws {}
+    public nonisolated(nonsending) func setUp(_ context: ModuleContext) async throws {}
+    public nonisolated(nonsending) func start(_ context: ModuleContext) async throws {}
+    public nonisolated(nonsending) func ready(_ context: ModuleContext) async throws {}
+    public nonisolated(nonsending) func reload(_ context: ModuleContext) async throws {}
+    public nonisolated(nonsending) func stop(_ context: ModuleContext) async throws {}
 }
