@@ -8,8 +8,8 @@ import Testing
 @Suite(.serialized) struct SharedLibraryTests {
     let appPackage = packageRoot.appendingPathComponent("Tests/Fixtures/SharedLibraries/App")
 
-    /// A build of the fixture app: `shared-app`, `static-copy-app` and
-    /// libReportsPlugin.so, in one bin folder.
+    /// A build of the fixture app: `shared-app`, `static-copy-app`,
+    /// `own-copy-app` and libReportsPlugin.so, in one bin folder.
     struct Build {
         let bin: String
         var app: String { bin + "/shared-app" }
@@ -22,7 +22,7 @@ import Testing
 
     func build(_ label: String, _ arguments: [String] = []) throws -> Build {
         var bin = ""
-        for product in ["shared-app", "static-copy-app", "ReportsPlugin"] {
+        for product in ["shared-app", "static-copy-app", "own-copy-app", "ReportsPlugin"] {
             let build = try swiftBuild(product, packagePath: appPackage, scratch: "shared-libraries-\(label)", extraArguments: arguments)
             try #require(build.result.status == 0, "\(build.result.output)")
             bin = URL(fileURLWithPath: build.binary).deletingLastPathComponent().path
@@ -89,14 +89,30 @@ import Testing
     @Test func aLibraryBuiltAgainstAnotherCopyOfSectionRegistryIsRefusedByName() throws {
         // static-copy-app links SectionRegistry statically; libRogue.so
         // links a copy of its own; libInventory.so uses the program's (the
-        // linker exports it, since the library refers to it), and is fine.
+        // linker exports it, since the library refers to it), but brings
+        // libSectionRegistryDynamic.so, a third copy.
         let built = try build("gold-debug", ["-Xswiftc", "-use-ld=gold"])
         let run = try runCommand([built.bin + "/static-copy-app"])
         #expect(run.status == 1)
-        #expect(run.output.contains("SectionRegistry: 1 problem"), "\(run.output)")
+        #expect(run.output.contains("SectionRegistry: 2 problems"), "\(run.output)")
         #expect(run.output.contains("\(built.bin)/libRogue.so carries its own copy of SectionRegistry, not the one this program runs"), "\(run.output)")
         #expect(run.output.contains("depend on the SectionRegistryDynamic product"))
-        #expect(!run.output.contains("libInventory.so"))
+        #expect(!run.output.contains("libInventory.so carries"))
+        #expect(run.output.contains("3 copies of SectionRegistry are loaded"), "\(run.output)")
+    }
+
+    @Test func aLibraryWhoseCopyTheProgramBindsToIsRefusedToo() throws {
+        // own-copy-app links SectionRegistryDynamic, but libRogue.so comes
+        // first in its load order: the program binds to libRogue's copy, and
+        // whether the modules work would hang on that order.
+        let built = try build("gold-debug", ["-Xswiftc", "-use-ld=gold"])
+        let needed = try runCommand(["readelf", "-dW", built.bin + "/own-copy-app"]).output
+        #expect(needed.contains("[libRogue.so]") && needed.contains("[libSectionRegistryDynamic.so]"))
+        let run = try runCommand([built.bin + "/own-copy-app"])
+        #expect(run.status == 1)
+        #expect(run.output.contains("2 copies of SectionRegistry are loaded"), "\(run.output)")
+        #expect(run.output.contains("\(built.bin)/libRogue.so") && run.output.contains("\(built.bin)/libSectionRegistryDynamic.so"))
+        #expect(!run.output.contains("linked:"))
     }
 
     @Test func theInspectorChecksAProgramWithTheLibrariesItNeeds() throws {
@@ -118,6 +134,10 @@ import Testing
         #expect(copies.status == 1)
         #expect(copies.output.contains("\(built.bin)/libRogue.so carries its own copy of SectionRegistry"), "\(copies.output)")
         #expect(!copies.output.contains("libInventory.so carries"))
+        #expect(copies.output.contains("3 copies of SectionRegistry are loaded"))
+        let ownCopy = try runCommand([inspector.binary, "check", built.bin + "/own-copy-app"])
+        #expect(ownCopy.status == 1)
+        #expect(ownCopy.output.contains("2 copies of SectionRegistry are loaded"), "\(ownCopy.output)")
     }
 
     @Test(arguments: [["-Xswiftc", "-static-executable"], ["--static-swift-stdlib"]])

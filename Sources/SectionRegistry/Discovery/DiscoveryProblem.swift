@@ -15,6 +15,9 @@ public enum DiscoveryProblem: Sendable, Hashable, CustomStringConvertible {
     /// does not use), not the one running: its modules would not be this
     /// program's `AppModule`s.
     case ownRegistryCopy(image: String, copyIn: String)
+    /// More than one copy of SectionRegistry is loaded, in the files named:
+    /// which one each image's modules use then depends on the load order.
+    case severalRegistryCopies([String])
     /// The section holds no module record at all.
     case noModules
     /// A module record fails the checks of the record ABI.
@@ -37,6 +40,10 @@ public enum DiscoveryProblem: Sendable, Hashable, CustomStringConvertible {
             let copy = copyIn == image ? "carries its own copy of SectionRegistry" : "uses the copy of SectionRegistry in \(copyIn)"
             return "\(image) \(copy), not the one this program runs: its modules would not be this program's AppModule type. "
                 + "Link SectionRegistry dynamically in the program and in every library with modules: depend on the SectionRegistryDynamic product"
+        case .severalRegistryCopies(let files):
+            return "\(files.count) copies of SectionRegistry are loaded, in \(files.joined(separator: ", ")): which one each image's modules "
+                + "use depends on the load order. A program or library that links the SectionRegistry product statically carries a copy; "
+                + "link SectionRegistry dynamically in the program and in every library with modules: depend on the SectionRegistryDynamic product"
         case .noModules:
             return "the app_modules section holds no module records. If modules are linked, the linker dropped their records: "
                 + "check the binary with scripts/verify-sections.sh; records in a static archive that nothing references are not linked "

@@ -16,23 +16,35 @@ extension LoadedImage {
     /// image), else the first in the global scope, else (for a plugin opened
     /// `RTLD_LOCAL`) the first among its own dependencies.
     func otherRegistryCopy() -> String? {
-        guard !holdsThisRegistry else { return nil }
+        guard !holdsThisRegistry, let bound = registryBinding()?.copy else { return nil }
+        guard bound.base != Self.image(holding: #dsohandle).base else { return nil }
+        return bound.file ?? path
+    }
+
+    /// Whether the image holds a copy of SectionRegistry of its own: the
+    /// one running this code, or one it defines (a static copy).
+    func holdsARegistryCopy() -> Bool {
+        holdsThisRegistry || registryBinding()?.isItsOwn == true
+    }
+
+    /// The image whose copy of SectionRegistry this image's references bind
+    /// to, and whether that is this image itself; `nil` if it reaches none.
+    private func registryBinding() -> (copy: (base: UnsafeRawPointer?, file: String?), isItsOwn: Bool)? {
         guard let handle = isProgram ? dlopen(nil, RTLD_LAZY) : dlopen(path, RTLD_LAZY | RTLD_NOLOAD) else { return nil }
         defer { dlclose(handle) }
         let symbol = "$s15SectionRegistry9AppModuleMp"
         // dlsym on the handle searches the image, then its dependencies;
         // for the program, the global scope.
-        let inScope = dlsym(handle, symbol)
-        let definesItsOwn = inScope.map { Self.image(holding: $0).file == path } ?? false
-        let bound = isProgram || definesItsOwn ? inScope : dlsym(nil, symbol) ?? inScope
-        guard let bound else { return nil }
-        let theirs = Self.image(holding: bound)
-        guard theirs.base != Self.image(holding: #dsohandle).base else { return nil }
-        return theirs.file ?? path
+        guard let inScope = dlsym(handle, symbol) else { return nil }
+        let found = Self.image(holding: inScope)
+        let isItsOwn = found.base == Self.image(holding: section.baseAddress!).base
+        let global: UnsafeMutableRawPointer? = dlsym(nil, symbol)
+        let bound = isProgram || isItsOwn ? found : global.map { Self.image(holding: $0) } ?? found
+        return (bound, isItsOwn && bound.base == found.base)
     }
 
     /// The base address and file of the image that maps `address`.
-    private static func image(holding address: UnsafeRawPointer) -> (base: UnsafeRawPointer?, file: String?) {
+    static func image(holding address: UnsafeRawPointer) -> (base: UnsafeRawPointer?, file: String?) {
         var file: UnsafePointer<CChar>?
         let base = app_modules_image_of(address, &file)
         return (base, file.map { String(cString: $0) })

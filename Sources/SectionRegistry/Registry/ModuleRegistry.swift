@@ -90,7 +90,19 @@ public struct ModuleRegistry: Sendable {
             modules += Self.descriptors(scan)
             problems += scan.problems
         }
+        let copies = Self.registryCopies(besides: images)
+        if copies.count > 1 && !modules.isEmpty {
+            problems.append(.severalRegistryCopies(copies))
+        }
         try self.init(modules, problems: problems)
+    }
+
+    /// The files that hold a copy of SectionRegistry: the one running this
+    /// code, and any of `images` with its own.
+    private static func registryCopies(besides images: [LoadedImage]) -> [String] {
+        let ours = LoadedImage.image(holding: #dsohandle).file ?? "this program"
+        let others = images.filter { !$0.holdsThisRegistry && $0.holdsARegistryCopy() }.map(\.path)
+        return [images.first(where: \.holdsThisRegistry)?.path ?? ours] + others
     }
 
     private static func descriptors(_ scan: SectionScan) -> [ModuleDescriptor] {

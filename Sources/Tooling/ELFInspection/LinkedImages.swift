@@ -131,6 +131,11 @@ extension LinkedImages {
                 problems.append(DiscoveryProblem.ownRegistryCopy(image: image.path, copyIn: theirs).description)
             }
         }
+        let loaded = (host?.images ?? []) + images
+        let copies = loaded.filter { Self.definesAppModule($0, inSymbolTable: $0.path == loaded.first?.path) }.map(\.path)
+        if copies.count > 1 && !withModules.isEmpty {
+            problems.append(DiscoveryProblem.severalRegistryCopies(copies).description)
+        }
         let hostRecords = host?.withModules.flatMap { image in image.inspection!.records.map { ($0, image.path) } } ?? []
         let hostNames = Dictionary(hostRecords.map { ($0.0.declaration.name, $0.1) }, uniquingKeysWith: { first, _ in first })
         let records = withModules.flatMap { $0.inspection!.records }

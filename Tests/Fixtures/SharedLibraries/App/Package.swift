@@ -5,6 +5,8 @@
 //   libInventory.so and libPricing.so; loads the plugins it is given;
 // - ReportsPlugin: libReportsPlugin.so, whose Reports comes after Charts,
 //   in libCharts.so, which the plugin needs and the app does not link;
+// - own-copy-app: links SectionRegistryDynamic and libRogue.so, whose copy
+//   the dynamic linker may bind the program to: two copies, refused;
 // - static-copy-app: links SectionRegistry statically, a copy of its own,
 //   and libRogue.so, with a copy of its own too, and libInventory.so, which
 //   uses SectionRegistryDynamic: neither library's modules are its modules.
@@ -19,6 +21,7 @@ let package = Package(
     name: "SharedLibraryApp",
     products: [
         .executable(name: "shared-app", targets: ["SharedApp"]),
+        .executable(name: "own-copy-app", targets: ["OwnCopyApp"]),
         .executable(name: "static-copy-app", targets: ["StaticCopyApp"]),
         .library(name: "ReportsPlugin", type: .dynamic, targets: ["Reports"]),
     ],
@@ -31,6 +34,7 @@ let package = Package(
         .executableTarget(name: "SharedApp", dependencies: [
             sectionRegistry, "Gateway", contracts, feature("Inventory"), feature("Pricing"),
         ]),
+        .executableTarget(name: "OwnCopyApp", dependencies: [sectionRegistry, "Gateway", feature("Rogue")]),
         .executableTarget(name: "StaticCopyApp", dependencies: [
             .product(name: "SectionRegistry", package: "SectionRegistry"), feature("Rogue"), feature("Inventory"),
         ]),
