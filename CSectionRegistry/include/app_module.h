@@ -12,7 +12,7 @@
  *     @c(app_module_Billing) func makeBilling() -> AppModuleHandle { AppModuleHandle(Billing()) }
  *
  * Each line writes one fixed-layout record into the ELF section `app_modules`.
- * The layout is version 1 of the record ABI, written down in RecordABI.md
+ * The layout is version 2 of the record ABI, written down in RecordABI.md
  * beside this header; change neither without the other.
  *
  * Portable C11 for Clang and GCC. Not usable from C++ (designated initializers).
@@ -33,7 +33,7 @@
 #  define APP_MODULE_NULLABLE
 #endif
 
-/* ---- The record ABI, version 1 ------------------------------------------ */
+/* ---- The record ABI, version 2 ------------------------------------------ */
 
 /* The section every record lives in (a C identifier, so the linker defines
  * __start_app_modules and __stop_app_modules). */
@@ -45,7 +45,7 @@
 #define APP_MODULE_KIND_RESERVED 0u
 #define APP_MODULE_KIND_MODULE 0xA5A50001u
 
-#define APP_MODULE_ABI_VERSION 1
+#define APP_MODULE_ABI_VERSION 2
 #define APP_MODULE_RECORD_SIZE 128
 #define APP_MODULE_RECORD_ALIGNMENT 16
 /* Bytes for the name, its terminating NUL included: names of up to 63 bytes. */
@@ -64,12 +64,27 @@
 #define APP_MODULE_LEVEL_FEATURE 3
 #define APP_MODULE_LEVEL_LATE 4
 
-/* What a factory returns: one retained, type-erased Swift module. Only
- * SectionRegistry's `AppModuleHandle(_:)` makes one, which is what makes a
- * factory of the wrong type a Swift compile error. */
+/* What a factory returns: one retained, type-erased Swift module, with the
+ * proof that SectionRegistry's `AppModuleHandle(_:)` made it. The macro's
+ * extern declaration cannot check the type of the Swift function it names,
+ * so a factory of another type links; the reader calls it into zeroed
+ * memory (app_module_call.h) and checks the three words before it touches
+ * `instance`. 32 bytes: more than two registers, so x86-64 and aarch64
+ * return it through memory the caller provides (RecordABI.md, "The factory"). */
+#define APP_MODULE_HANDLE_MAGIC 0x454C444E48444F4DULL /* "MODHNDLE" */
+
 typedef struct app_module_handle {
-    void *APP_MODULE_NONNULL instance;
+    uint64_t magic;          /* APP_MODULE_HANDLE_MAGIC */
+    uint32_t version;        /* APP_MODULE_ABI_VERSION */
+    uint32_t reserved;       /* 0 */
+    /* The SectionRegistry copy that made it: the address of its private
+     * box class, which no other copy shares. */
+    const void *APP_MODULE_NULLABLE maker;
+    void *APP_MODULE_NULLABLE instance;
 } app_module_handle;
+
+_Static_assert(sizeof(app_module_handle) == 32,
+               "a handle is returned in memory: larger than two registers (RecordABI.md)");
 
 typedef app_module_handle (*app_module_factory)(void);
 

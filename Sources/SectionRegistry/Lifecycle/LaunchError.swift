@@ -6,6 +6,9 @@ public enum LaunchError: Error, CustomStringConvertible {
     /// `module` failed in `phase`; `rollback` is how the modules already
     /// started were stopped, in that order.
     case moduleFailed(module: String, phase: LifecyclePhase, error: any Error, rollback: [HookOutcome])
+    /// A module's factory did not return a module; none of the modules
+    /// being launched with it was created.
+    case factoryFailed(FactoryError)
     /// The host was launched before.
     case alreadyLaunched
 
@@ -16,6 +19,8 @@ public enum LaunchError: Error, CustomStringConvertible {
         case .moduleFailed(let module, let phase, let error, let rollback):
             let stopped = rollback.isEmpty ? "no module had started" : "stopped again: \(rollback.map(\.module).joined(separator: ", "))"
             return "SectionRegistry: module '\(module)' failed in \(phase): \(error) (\(stopped))"
+        case .factoryFailed(let error):
+            return error.description
         case .alreadyLaunched:
             return "SectionRegistry: this host was launched before; make a new ModuleHost"
         }
