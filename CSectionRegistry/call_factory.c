@@ -21,11 +21,11 @@ static void call_into(app_module_factory factory, void *zone) {
                        "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30",
                        "v31", "cc", "memory");
 #else
-#  error "app_module_call_factory knows how x86-64 and aarch64 return structs in memory; add this architecture's rule"
+#  error "app_modules_call_factory knows how x86-64 and aarch64 return structs in memory; add this architecture's rule"
 #endif
 }
 
-void app_module_call_factory(app_module_factory factory, app_module_handle *result) {
+void app_modules_call_factory(app_module_factory factory, app_module_handle *result) {
     /* The zone's address escapes into the call, so the compiler must zero it
      * before; a wrong factory that writes a larger struct stays inside it. */
     _Alignas(16) unsigned char zone[APP_MODULE_CALL_LANDING_ZONE];

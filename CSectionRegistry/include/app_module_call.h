@@ -15,7 +15,7 @@
  * pointer and copies the first handle-sized bytes to `result`. A function
  * that returns in registers or returns nothing leaves zeros, which no handle
  * is (RecordABI.md, "The factory"). */
-void app_module_call_factory(app_module_factory APP_MODULE_NONNULL factory,
+void app_modules_call_factory(app_module_factory APP_MODULE_NONNULL factory,
                              app_module_handle *APP_MODULE_NONNULL result);
 
 #endif /* SECTION_REGISTRY_APP_MODULE_CALL_H */

@@ -7,11 +7,16 @@ import Testing
 @Suite(.serialized) struct MistakeTests {
     let package = packageRoot.appendingPathComponent("Tests/Fixtures/MistakesPackage")
 
-    /// Builds `product` of the fixture package and runs it with `environment`.
-    func run(_ product: String, environment: [String] = []) throws -> CommandResult {
+    /// Builds `product` of the fixture package.
+    func built(_ product: String) throws -> String {
         let build = try swiftBuild(product, packagePath: package, scratch: "mistakes")
         try #require(build.result.status == 0, "\(build.result.output)")
-        return try runCommand(environment + [build.binary])
+        return build.binary
+    }
+
+    /// Builds `product` of the fixture package and runs it with `environment`.
+    func run(_ product: String, environment: [String] = []) throws -> CommandResult {
+        try runCommand(environment + [try built(product)])
     }
 
     /// Ended by ModuleHost.main() with one message: status 1, no crash.
@@ -45,6 +50,22 @@ import Testing
             SectionRegistry: the modules cannot be ordered; nothing was started:
               - module 'Shop' comes after 'Payments', which is not linked: \
             link the target with APP_MODULE(Payments) or remove it from the .after list of 'Shop'
+            """)
+    }
+
+    @Test func aFactoryLinkedWithoutItsRegistrationIsReportedByCheck() throws {
+        let program = try built("ForgottenRegistrationApp")
+        // At run time the module is absent, and nothing can tell (README).
+        #expect(try runCommand([program]).output == "[\"Cart\"]\n")
+        let inspector = try swiftBuild("section-registry", scratch: "debug")
+        try #require(inspector.result.status == 0, "\(inspector.result.output)")
+        let check = try runCommand([inspector.binary, "check", program])
+        #expect(check.status == 1, "\(check.output)")
+        #expect(check.output == """
+            section-registry: \(program): check failed:
+              - the factory of Checkout (`app_module_Checkout`) is linked but its registration is not: \
+            add `CheckoutRegistration` (the C target with `APP_MODULE(Checkout)`) to the dependencies of `Checkout`
+
             """)
     }
 }

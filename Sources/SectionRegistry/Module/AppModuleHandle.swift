@@ -29,7 +29,7 @@ extension AppModuleHandle {
         module name: String
     ) throws(FactoryError) -> any AppModule {
         var handle = AppModuleHandle()
-        app_module_call_factory(factory, &handle)
+        app_modules_call_factory(factory, &handle)
         guard let instance = handle.instance, handle.magic == APP_MODULE_HANDLE_MAGIC else {
             throw FactoryError(module: name, factory: factory, problem: .notAHandle)
         }

@@ -44,6 +44,7 @@ func lines(of problems: [DiscoveryProblem]) -> [String] {
 /// What `inspect`, and `check` without `--host`, report as wrong.
 func problems(of inspection: ModuleInspection) -> [String] {
     lines(of: inspection.problems) + inspection.orderingProblems.map(\.description)
+        + inspection.orphanFactories.map(RegistryRules.orphanFactoryProblem)
 }
 
 struct RecordRow: Codable {
@@ -128,6 +129,7 @@ case "check":
         failures = lines(of: inspection.problems)
             + asPlugin.duplicateNames.map { "module '\($0)' is registered by \(hostPath) already: rename one of them" }
             + asPlugin.ordering.map(\.description)
+            + inspection.orphanFactories.map(RegistryRules.orphanFactoryProblem)
     } else {
         failures = problems(of: inspection)
     }
