@@ -68,4 +68,15 @@ import Testing
 
             """)
     }
+
+    @Test func disablingANameThatIsNotLinkedSuggestsTheClosest() throws {
+        let example = try swiftBuild("registry-example", scratch: "debug")
+        try #require(example.result.status == 0, "\(example.result.output)")
+        let result = try runCommand(["SECTION_REGISTRY_DISABLE=search", example.binary, "serve"])
+        expectCleanFailure(result, saying: """
+            SectionRegistry: the modules cannot be ordered; nothing was started:
+              - cannot disable 'search': no module of that name is linked (linked: Accounts, Search, Billing, Audit). \
+            Did you mean 'Search'?
+            """)
+    }
 }
