@@ -159,9 +159,48 @@ _Static_assert(__builtin_offsetof(app_module_record, name) == 64,
 #  define APP_MODULE_SOURCE_FILE __FILE__
 #endif
 
+/* The name must be a C identifier of ASCII letters, digits and `_`: the
+ * macro pastes it into `app_module_NAME`. The preprocessor cannot test a
+ * token, so the first line of APP_MODULE states the rule as well as each
+ * compiler allows. Clang folds the characters of #NAME into an enumerator
+ * (named by __COUNTER__, so that the failing assertion prints its name
+ * rather than the whole expression) and a _Static_assert says the rule. GCC
+ * does not fold string characters, so there the first error points into a
+ * declaration whose name says it. */
+#define APP_MODULE_IDENTIFIER_CHAR(c)                                                   \
+    (((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z') || ((c) >= '0' && (c) <= '9') || (c) == '_')
+#define APP_MODULE_IDENTIFIER_AT(s, i) (sizeof(s) <= (i) + 1 || APP_MODULE_IDENTIFIER_CHAR((s)[(i) < sizeof(s) ? (i) : 0]))
+#define APP_MODULE_IDENTIFIER_8(s, i)                                                   \
+    (APP_MODULE_IDENTIFIER_AT(s, i) && APP_MODULE_IDENTIFIER_AT(s, i + 1) &&            \
+     APP_MODULE_IDENTIFIER_AT(s, i + 2) && APP_MODULE_IDENTIFIER_AT(s, i + 3) &&        \
+     APP_MODULE_IDENTIFIER_AT(s, i + 4) && APP_MODULE_IDENTIFIER_AT(s, i + 5) &&        \
+     APP_MODULE_IDENTIFIER_AT(s, i + 6) && APP_MODULE_IDENTIFIER_AT(s, i + 7))
+/* Checks the first APP_MODULE_NAME_CAPACITY bytes; a longer name fails the
+ * length assertion anyway. */
+#define APP_MODULE_IS_IDENTIFIER(s)                                                     \
+    (sizeof(s) > 1 && APP_MODULE_IDENTIFIER_8(s, 0) && APP_MODULE_IDENTIFIER_8(s, 8) &&  \
+     APP_MODULE_IDENTIFIER_8(s, 16) && APP_MODULE_IDENTIFIER_8(s, 24) &&                \
+     APP_MODULE_IDENTIFIER_8(s, 32) && APP_MODULE_IDENTIFIER_8(s, 40) &&                \
+     APP_MODULE_IDENTIFIER_8(s, 48) && APP_MODULE_IDENTIFIER_8(s, 56))
+#define APP_MODULE_PASTE_(a, b) a##b
+#define APP_MODULE_PASTE(a, b) APP_MODULE_PASTE_(a, b)
+#if defined(__clang__)
+#  define APP_MODULE_CHECK_NAME(NAME)                                                   \
+    APP_MODULE_CHECK_NAME_AS(NAME, APP_MODULE_PASTE(app_module_name_is_a_C_identifier_, __COUNTER__))
+#  define APP_MODULE_CHECK_NAME_AS(NAME, VERDICT)                                       \
+    _Pragma("clang diagnostic push")                                                    \
+    _Pragma("clang diagnostic ignored \"-Wgnu-folding-constant\"")                      \
+    enum { VERDICT = APP_MODULE_IS_IDENTIFIER(#NAME) };                                 \
+    _Pragma("clang diagnostic pop")                                                     \
+    _Static_assert(VERDICT, "APP_MODULE(" #NAME "): a module name must be a C identifier: ASCII letters, digits and _")
+#else
+#  define APP_MODULE_CHECK_NAME(NAME) struct APP_MODULE_name_must_be_a_C_identifier__##NAME
+#endif
+
 /*
  * APP_MODULE(NAME, options...): registers module NAME, a C identifier of at
- * most 63 bytes. Its factory is the function `app_module_NAME`, which the
+ * most 63 bytes (ASCII letters, digits and `_`; `Check-out` or a quoted
+ * "Checkout" is a compile error that says so). Its factory is the function `app_module_NAME`, which the
  * module's Swift target defines with `@c(app_module_NAME)`; without it the
  * link fails with "undefined reference to `app_module_NAME'". Registering
  * NAME twice in one image fails the link too (`app_module_record_NAME`).
@@ -174,6 +213,7 @@ _Static_assert(__builtin_offsetof(app_module_record, name) == 64,
  *               of its level it has no dependency with
  */
 #define APP_MODULE(NAME, ...)                                                           \
+    APP_MODULE_CHECK_NAME(NAME);                                                        \
     _Static_assert(sizeof(#NAME) <= APP_MODULE_NAME_CAPACITY,                          \
                    "module name " #NAME " is longer than 63 bytes");                  \
     extern app_module_handle app_module_##NAME(void);                                   \
