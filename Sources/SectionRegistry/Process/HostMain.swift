@@ -16,13 +16,14 @@ extension ModuleHost {
     /// ``DiscoveryError``, an ordering problem or a ``LaunchError`` is
     /// written to standard error as one message, without a backtrace, and
     /// the process exits with status 1. After a graceful stop (SIGTERM or
-    /// SIGINT) it exits with status 0. Standard output is flushed first in
+    /// SIGINT) it logs the modules stopped, in order, and exits with status 0. Standard output is flushed first in
     /// both cases. Status 2, bad usage, is left to the program's own
     /// argument parsing, which runs before this.
     public static func main(configuration: HostConfiguration = HostConfiguration()) async -> Never {
         do {
             let host = ModuleHost(registry: try ModuleRegistry.linked(), configuration: configuration)
-            try await host.run()
+            let stopped = try await host.run()
+            configuration.log("SectionRegistry: stopped: \(stopped.map(\.module).joined(separator: ", "))")
             end(status: 0)
         } catch {
             end(status: 1, message: "\(error)")
