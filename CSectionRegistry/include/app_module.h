@@ -200,10 +200,13 @@ _Static_assert(__builtin_offsetof(app_module_record, name) == 64,
 /*
  * APP_MODULE(NAME, options...): registers module NAME, a C identifier of at
  * most 63 bytes (ASCII letters, digits and `_`; `Check-out` or a quoted
- * "Checkout" is a compile error that says so). Its factory is the function `app_module_NAME`, which the
- * module's Swift target defines with `@c(app_module_NAME)`; without it the
- * link fails with "undefined reference to `app_module_NAME'". Registering
- * NAME twice in one image fails the link too (`app_module_record_NAME`).
+ * "Checkout" is a compile error that says so). Its factory is the function
+ * `app_module_NAME`, which the module's Swift target defines with
+ * `@c(app_module_NAME)`; without it the link fails with "undefined reference
+ * to `app_module_NAME'". A definition of another type links (the linker
+ * matches names only) and is refused when first called (RecordABI.md).
+ * Registering NAME twice in one image fails the link too
+ * (`app_module_record_NAME`).
  *
  * Options, all optional, as designated initializers:
  *   .level    = APP_MODULE_LEVEL_CORE | _SERVICE | _FEATURE (default) | _LATE

@@ -9,9 +9,7 @@ import Testing
 
     /// Builds `product` of the fixture package.
     func built(_ product: String) throws -> String {
-        let build = try swiftBuild(product, packagePath: package, scratch: "mistakes")
-        try #require(build.result.status == 0, "\(build.result.output)")
-        return build.binary
+        try builtProduct(product, packagePath: package, scratch: "mistakes")
     }
 
     /// Builds `product` of the fixture package and runs it with `environment`.

@@ -10,9 +10,7 @@ import Glibc
     let package = packageRoot.appendingPathComponent("Tests/Fixtures/ReadmePackage")
 
     func built(_ product: String) throws -> String {
-        let build = try swiftBuild(product, packagePath: package, scratch: "readme")
-        try #require(build.result.status == 0, "\(build.result.output)")
-        return build.binary
+        try builtProduct(product, packagePath: package, scratch: "readme")
     }
 
     @Test func theAppIsModuleHostMainAndStopsGracefully() async throws {
