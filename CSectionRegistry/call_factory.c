@@ -7,8 +7,11 @@
 static void call_into(app_module_factory factory, void *zone) {
 #if defined(__x86_64__)
     /* SysV x86-64: the caller passes the address in %rdi "as if it were the
-     * first argument", and the callee writes through it. */
-    ((void (*)(void *))(void *)factory)(zone);
+     * first argument", and the callee writes through it. The pointer is
+     * copied, not cast, so that no compiler warns about the change of type. */
+    void (*with_explicit_result)(void *);
+    __builtin_memcpy(&with_explicit_result, &factory, sizeof with_explicit_result);
+    with_explicit_result(zone);
 #elif defined(__aarch64__)
     /* AAPCS64: the address goes in x8, which no C parameter uses. */
     register void *indirect_result __asm__("x8") = zone;
