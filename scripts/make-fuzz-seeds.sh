@@ -10,7 +10,7 @@ work=$(mktemp -d)
 mkdir -p "$out/ELF" "$out/Records"
 cat >"$work/seed.c" <<'C'
 #include <app_module.h>
-#define FACTORY(NAME) app_module_handle app_module_##NAME(void) { return (app_module_handle){ (void *)1 }; }
+#define FACTORY(NAME) app_module_handle app_module_##NAME(void) { return (app_module_handle){ .instance = (void *)1 }; }
 FACTORY(Store) FACTORY(Accounts) FACTORY(Billing) FACTORY(Audit)
 APP_MODULE(Store, .level = APP_MODULE_LEVEL_CORE);
 APP_MODULE(Accounts, .level = APP_MODULE_LEVEL_SERVICE, .after = "Store");

@@ -3,7 +3,7 @@
 #
 # Checks with readelf alone, without running BINARY, that it carries the
 # SectionRegistry module records it should: the app_modules section exists,
-# is loaded at run time, holds whole 128-byte version-1 records with valid,
+# is loaded at run time, holds whole 128-byte version-2 records with valid,
 # unique names, and holds at least one module (or every EXPECTED_NAME).
 #
 # Prints the module names, sorted, one per line on stdout; a summary and any
@@ -15,8 +15,8 @@ readonly record_size=128
 readonly name_offset=64
 readonly name_capacity=64
 # First 8 bytes of a record, as readelf -x shows them: kind 0xA5A50001,
-# version 1 and size 128, little-endian.
-readonly module_header="0100a5a501008000"
+# version 2 and size 128, little-endian.
+readonly module_header="0100a5a502008000"
 
 if [[ $# -lt 1 || $1 == -h || $1 == --help ]]; then
     echo "usage: $0 BINARY [EXPECTED_NAME...]" >&2
@@ -61,7 +61,7 @@ records=$(awk -v hex="$hex" -v size="$record_size" -v name_offset="$name_offset"
             kind = substr(hex, start, 8)
             if (kind != substr(header, 1, 8)) continue   # reserved (anchor, padding) or another kind
             if (substr(hex, start, 16) != header) {
-                print "!" where ": a module record whose version or size is not 1 / " size " (" substr(hex, start + 8, 8) ")"
+                print "!" where ": a module record whose version or size is not 2 / " size " (" substr(hex, start + 8, 8) ")"
                 continue
             }
             name = ""; terminated = 0

@@ -14,7 +14,7 @@
  * Each line writes one fixed-layout record into the ELF section `app_modules`,
  * and each file with such lines one ELF note that leads a reader to the
  * section of the image it is linked into.
- * The layout is version 1 of the record ABI, written down in RecordABI.md
+ * The layout is version 2 of the record ABI, written down in RecordABI.md
  * beside this header; change neither without the other.
  *
  * Portable C11 for Clang and GCC. Not usable from C++ (designated initializers).
@@ -35,7 +35,7 @@
 #  define APP_MODULE_NULLABLE
 #endif
 
-/* ---- The record ABI, version 1 ------------------------------------------ */
+/* ---- The record ABI, version 2 ------------------------------------------ */
 
 /* The section every record lives in (a C identifier, so the linker defines
  * __start_app_modules and __stop_app_modules). */
@@ -47,7 +47,7 @@
 #define APP_MODULE_KIND_RESERVED 0u
 #define APP_MODULE_KIND_MODULE 0xA5A50001u
 
-#define APP_MODULE_ABI_VERSION 1
+#define APP_MODULE_ABI_VERSION 2
 #define APP_MODULE_RECORD_SIZE 128
 #define APP_MODULE_RECORD_ALIGNMENT 16
 /* Bytes for the name, its terminating NUL included: names of up to 63 bytes. */
@@ -66,12 +66,27 @@
 #define APP_MODULE_LEVEL_FEATURE 3
 #define APP_MODULE_LEVEL_LATE 4
 
-/* What a factory returns: one retained, type-erased Swift module. Only
- * SectionRegistry's `AppModuleHandle(_:)` makes one, which is what makes a
- * factory of the wrong type a Swift compile error. */
+/* What a factory returns: one retained, type-erased Swift module, with the
+ * proof that SectionRegistry's `AppModuleHandle(_:)` made it. The macro's
+ * extern declaration cannot check the type of the Swift function it names,
+ * so a factory of another type links; the reader calls it into zeroed
+ * memory (app_module_call.h) and checks the three words before it touches
+ * `instance`. 32 bytes: more than two registers, so x86-64 and aarch64
+ * return it through memory the caller provides (RecordABI.md, "The factory"). */
+#define APP_MODULE_HANDLE_MAGIC 0x454C444E48444F4DULL /* "MODHNDLE" */
+
 typedef struct app_module_handle {
-    void *APP_MODULE_NONNULL instance;
+    uint64_t magic;          /* APP_MODULE_HANDLE_MAGIC */
+    uint32_t version;        /* APP_MODULE_ABI_VERSION */
+    uint32_t reserved;       /* 0 */
+    /* The SectionRegistry copy that made it: the address of its private
+     * box class, which no other copy shares. */
+    const void *APP_MODULE_NULLABLE maker;
+    void *APP_MODULE_NULLABLE instance;
 } app_module_handle;
+
+_Static_assert(sizeof(app_module_handle) == 32,
+               "a handle is returned in memory: larger than two registers (RecordABI.md)");
 
 typedef app_module_handle (*app_module_factory)(void);
 
@@ -189,12 +204,54 @@ _Static_assert(__builtin_offsetof(app_module_record, name) == 64,
 #  define APP_MODULE_SOURCE_FILE __FILE__
 #endif
 
+/* The name must be a C identifier of ASCII letters, digits and `_`: the
+ * macro pastes it into `app_module_NAME`. The preprocessor cannot test a
+ * token, so the first line of APP_MODULE states the rule as well as each
+ * compiler allows. Clang folds the characters of #NAME into an enumerator
+ * (named by __COUNTER__, so that the failing assertion prints its name
+ * rather than the whole expression) and a _Static_assert says the rule. GCC
+ * does not fold string characters, so there the first error points into a
+ * declaration whose name says it. */
+#define APP_MODULE_IDENTIFIER_CHAR(c)                                                   \
+    (((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z') || ((c) >= '0' && (c) <= '9') || (c) == '_')
+#define APP_MODULE_IDENTIFIER_AT(s, i) (sizeof(s) <= (i) + 1 || APP_MODULE_IDENTIFIER_CHAR((s)[(i) < sizeof(s) ? (i) : 0]))
+#define APP_MODULE_IDENTIFIER_8(s, i)                                                   \
+    (APP_MODULE_IDENTIFIER_AT(s, i) && APP_MODULE_IDENTIFIER_AT(s, i + 1) &&            \
+     APP_MODULE_IDENTIFIER_AT(s, i + 2) && APP_MODULE_IDENTIFIER_AT(s, i + 3) &&        \
+     APP_MODULE_IDENTIFIER_AT(s, i + 4) && APP_MODULE_IDENTIFIER_AT(s, i + 5) &&        \
+     APP_MODULE_IDENTIFIER_AT(s, i + 6) && APP_MODULE_IDENTIFIER_AT(s, i + 7))
+/* Checks the first APP_MODULE_NAME_CAPACITY bytes; a longer name fails the
+ * length assertion anyway. */
+#define APP_MODULE_IS_IDENTIFIER(s)                                                     \
+    (sizeof(s) > 1 && APP_MODULE_IDENTIFIER_8(s, 0) && APP_MODULE_IDENTIFIER_8(s, 8) &&  \
+     APP_MODULE_IDENTIFIER_8(s, 16) && APP_MODULE_IDENTIFIER_8(s, 24) &&                \
+     APP_MODULE_IDENTIFIER_8(s, 32) && APP_MODULE_IDENTIFIER_8(s, 40) &&                \
+     APP_MODULE_IDENTIFIER_8(s, 48) && APP_MODULE_IDENTIFIER_8(s, 56))
+#define APP_MODULE_PASTE_(a, b) a##b
+#define APP_MODULE_PASTE(a, b) APP_MODULE_PASTE_(a, b)
+#if defined(__clang__)
+#  define APP_MODULE_CHECK_NAME(NAME)                                                   \
+    APP_MODULE_CHECK_NAME_AS(NAME, APP_MODULE_PASTE(app_module_name_is_a_C_identifier_, __COUNTER__))
+#  define APP_MODULE_CHECK_NAME_AS(NAME, VERDICT)                                       \
+    _Pragma("clang diagnostic push")                                                    \
+    _Pragma("clang diagnostic ignored \"-Wgnu-folding-constant\"")                      \
+    enum { VERDICT = APP_MODULE_IS_IDENTIFIER(#NAME) };                                 \
+    _Pragma("clang diagnostic pop")                                                     \
+    _Static_assert(VERDICT, "APP_MODULE(" #NAME "): a module name must be a C identifier: ASCII letters, digits and _")
+#else
+#  define APP_MODULE_CHECK_NAME(NAME) struct APP_MODULE_name_must_be_a_C_identifier__##NAME
+#endif
+
 /*
  * APP_MODULE(NAME, options...): registers module NAME, a C identifier of at
- * most 63 bytes. Its factory is the function `app_module_NAME`, which the
- * module's Swift target defines with `@c(app_module_NAME)`; without it the
- * link fails with "undefined reference to `app_module_NAME'". Registering
- * NAME twice in one image fails the link too (`app_module_record_NAME`).
+ * most 63 bytes (ASCII letters, digits and `_`; `Check-out` or a quoted
+ * "Checkout" is a compile error that says so). Its factory is the function
+ * `app_module_NAME`, which the module's Swift target defines with
+ * `@c(app_module_NAME)`; without it the link fails with "undefined reference
+ * to `app_module_NAME'". A definition of another type links (the linker
+ * matches names only) and is refused when first called (RecordABI.md).
+ * Registering NAME twice in one image fails the link too
+ * (`app_module_record_NAME`).
  *
  * Options, all optional, as designated initializers:
  *   .level    = APP_MODULE_LEVEL_CORE | _SERVICE | _FEATURE (default) | _LATE
@@ -204,6 +261,7 @@ _Static_assert(__builtin_offsetof(app_module_record, name) == 64,
  *               of its level it has no dependency with
  */
 #define APP_MODULE(NAME, ...)                                                           \
+    APP_MODULE_CHECK_NAME(NAME);                                                        \
     __asm__(APP_MODULE_NOTE_ASSEMBLY);                                                  \
     _Static_assert(sizeof(#NAME) <= APP_MODULE_NAME_CAPACITY,                          \
                    "module name " #NAME " is longer than 63 bytes");                  \

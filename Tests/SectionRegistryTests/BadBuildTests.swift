@@ -28,11 +28,13 @@ import Testing
         """
 
     /// Compiles the program, the anchor and the feature with `compiler`;
-    /// links them with `link` arranging the feature's object; returns the
-    /// inspection of the executable and what it printed.
-    func build(with compiler: String, link: (_ feature: String, _ directory: URL) throws -> [String]) throws
-        -> (inspection: ModuleInspection, slots: String)
-    {
+    /// links them with `driver` (the compiler by default) and `link`
+    /// arranging the feature's object; returns the inspection of the
+    /// executable and what it printed.
+    func build(
+        with compiler: String, linkingWith driver: String? = nil,
+        link: (_ feature: String, _ directory: URL) throws -> [String]
+    ) throws -> (inspection: ModuleInspection, slots: String) {
         let directory = try scratchDirectory("bad-build-\(compiler)")
         let anchorSource = try String(contentsOf: packageRoot.appendingPathComponent("CSectionRegistry/app_modules_section.c"), encoding: .utf8)
         var objects: [String] = []
@@ -42,7 +44,7 @@ import Testing
             objects.append(compiled.object)
         }
         let executable = directory.appendingPathComponent("app").path
-        let linked = try runCommand([compiler, "-o", executable, objects[0], objects[1]] + link(objects[2], directory))
+        let linked = try runCommand([driver ?? compiler, "-o", executable, objects[0], objects[1]] + link(objects[2], directory))
         try #require(linked.status == 0, "\(linked.output)")
         let bytes = Array(try #require(FileManager.default.contents(atPath: executable)))
         let run = try runCommand([executable])
@@ -58,13 +60,15 @@ import Testing
         #expect(built.slots == "2", "the anchor and Feature, through --gc-sections")
     }
 
+    /// `feature` alone in a static archive, libfeature.a.
+    func archive(_ feature: String, _ directory: URL) throws -> String {
+        let library = directory.appendingPathComponent("libfeature.a").path
+        let archived = try runCommand(["ar", "rcs", library, feature])
+        try #require(archived.status == 0, "\(archived.output)")
+        return library
+    }
+
     @Test func recordsInAStaticArchiveNothingReferencesAreReportedWithTheFix() throws {
-        func archive(_ feature: String, _ directory: URL) throws -> String {
-            let library = directory.appendingPathComponent("libfeature.a").path
-            let archived = try runCommand(["ar", "rcs", library, feature])
-            try #require(archived.status == 0, "\(archived.output)")
-            return library
-        }
         // Nothing refers to the archive's object, so the linker leaves it out.
         let dropped = try build(with: "clang") { feature, directory in [try archive(feature, directory)] }
         #expect(dropped.inspection.records.isEmpty)
@@ -76,6 +80,23 @@ import Testing
         // The fix the message points at: link the objects whole.
         let whole = try build(with: "clang") { feature, directory in
             ["-Wl,--whole-archive", try archive(feature, directory), "-Wl,--no-whole-archive"]
+        }
+        #expect(whole.inspection.records.map(\.declaration.name) == ["Feature"])
+        #expect(whole.slots == "2")
+    }
+
+    @Test func swiftcTakesTheWholeArchiveOnlyWhenTheArchiveGoesThroughXlinkerToo() throws {
+        // As the README once advised: swiftc moves the archive in front of
+        // both -Xlinker flags, so they wrap nothing.
+        let naive = try build(with: "clang", linkingWith: "swiftc") { feature, directory in
+            ["-Xlinker", "--whole-archive", try archive(feature, directory), "-Xlinker", "--no-whole-archive"]
+        }
+        #expect(naive.inspection.problems == [.noModules])
+        #expect(naive.inspection.problems.first?.description.contains(
+            "-Xlinker --whole-archive -Xlinker LIB.a -Xlinker --no-whole-archive with swiftc") == true)
+
+        let whole = try build(with: "clang", linkingWith: "swiftc") { feature, directory in
+            ["-Xlinker", "--whole-archive", "-Xlinker", try archive(feature, directory), "-Xlinker", "--no-whole-archive"]
         }
         #expect(whole.inspection.records.map(\.declaration.name) == ["Feature"])
         #expect(whole.slots == "2")

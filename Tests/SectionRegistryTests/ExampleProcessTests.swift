@@ -70,7 +70,7 @@ import Glibc
             "    Billing: closed the ledger",
             "    Search: closed the index",
             "    Accounts: stopped",
-            "Stopped: Audit, Billing, Search, Accounts",
+            "SectionRegistry: stopped: Audit, Billing, Search, Accounts",
         ])
     }
 
@@ -83,7 +83,7 @@ import Glibc
         #expect(example.process.isRunning)
         example.send(SIGINT)
         #expect(example.exitStatus() == 0)
-        #expect(example.text.contains("Stopped: Audit, Billing, Search, Accounts"))
+        #expect(example.text.contains("SectionRegistry: stopped: Audit, Billing, Search, Accounts"))
     }
 
     @Test func theDemoShowsEachKindOfDispatch() async throws {

@@ -40,4 +40,19 @@ import Testing
         #expect(result.status != 0)
         #expect(result.output.contains("module name \(name) is longer than 63 bytes"), "\(result.output)")
     }
+
+    @Test(arguments: compilers)
+    func aNameThatIsNotAnIdentifierFailsToCompileStatingTheRule(compiler: String) throws {
+        let (result, _) = try compile("#include <app_module.h>\nAPP_MODULE(Check-out);\n", with: compiler)
+        #expect(result.status != 0)
+        // The first error is the rule: Clang folds the name's characters,
+        // GCC cannot and points into a declaration named after the rule.
+        let firstError = try #require(result.output.split(separator: "\n").firstIndex { $0.contains("error:") })
+        let rule = compiler == "clang"
+            ? "error: static assertion failed due to requirement 'app_module_name_is_a_C_identifier_0': "
+                + "APP_MODULE(Check-out): a module name must be a C identifier: ASCII letters, digits and _"
+            : "APP_MODULE_name_must_be_a_C_identifier__##NAME"
+        let firstLines = result.output.split(separator: "\n")[firstError...].prefix(5).joined(separator: "\n")
+        #expect(firstLines.contains(rule), "\(result.output)")
+    }
 }

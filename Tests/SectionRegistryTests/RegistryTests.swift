@@ -33,6 +33,21 @@ import Testing
         #expect(try registry(of: Self.records).makeModule(named: "Alpha") is SyntheticModule)
     }
 
+    @Test func aHandleOfAnotherRecordABIVersionIsRefusedByName() throws {
+        var record = moduleRecord("Legacy")
+        record.factory = {
+            var handle = AppModuleHandle(SyntheticModule())   // leaked: refused handles are never taken
+            handle.version = 1
+            return handle
+        }
+        let error = #expect(throws: FactoryError.self) { try registry(of: [record]).makeModule(named: "Legacy") }
+        #expect(error?.problem == .otherVersion(1))
+        #expect(error?.description.contains("`app_module_Legacy` (in ") == true)
+        #expect(error?.description.hasSuffix(
+            "returned a handle of record ABI version 1, this SectionRegistry implements version 2: "
+                + "rebuild it against this SectionRegistry") == true, "\(String(describing: error))")
+    }
+
     @Test func unknownNameSaysWhichAndListsTheLinkedOnes() throws {
         let registry = try registry(of: [moduleRecord("Beta"), moduleRecord("Alpha")])
         let error = #expect(throws: UnknownModuleError.self) { try registry.makeModule(named: "Gamma") }

@@ -80,7 +80,21 @@ import Testing
         ]
         #expect(try order(modules, disabled: ["Search"]) == ["Accounts", "Billing"])
         #expect(try problems(modules, disabled: ["Accounts"]) == [.disabledDependency(module: "Billing", dependency: "Accounts")])
-        #expect(try problems(modules, disabled: ["Serch"]) == [.unknownDisabledModule("Serch")])
+        #expect(try problems(modules, disabled: ["Serch"]) == [.unknownDisabledModule("Serch", linked: ["Accounts", "Billing", "Search"])])
+    }
+
+    @Test(arguments: [
+        ("search", " Did you mean 'Search'?"),    // another case
+        ("Serch", " Did you mean 'Search'?"),     // a typo
+        ("Acounts", " Did you mean 'Accounts'?"),
+        ("Ledger", ""),                           // nothing close
+    ])
+    func anUnknownModuleToDisableListsTheLinkedOnesAndTheClosest(name: String, suggestion: String) throws {
+        let modules = ["Accounts", "Billing", "Search"].map { scripted($0, journal: journal) }
+        let found = try problems(modules, disabled: [name])
+        #expect(found.map(\.description) == [
+            "cannot disable '\(name)': no module of that name is linked (linked: Accounts, Billing, Search)." + suggestion,
+        ])
     }
 
     @Test func everyProblemIsReportedAtOnce() throws {

@@ -4,8 +4,9 @@
 //
 //   registry-example              launch, send a few events, shut down
 //   registry-example --timings    the same, then where the time went
-//   registry-example serve        launch, then serve signals: SIGHUP reloads,
-//                                 SIGTERM or SIGINT shuts down
+//   registry-example serve        ModuleHost.main(): launch, then serve signals
+//                                 (SIGHUP reloads, SIGTERM or SIGINT shuts down)
+//                                 and exit; a bad configuration is a message
 import ExampleContracts
 import Foundation
 import SectionRegistry
@@ -41,20 +42,14 @@ configuration.log = ClosureLogHandler(logLevel: StandardErrorLogHandler.level(in
 }
 configuration.timesEventHandlers = true
 configuration.userSignalEvents[.usr1] = DailyReport(day: "on demand")
-let host = ModuleHost(registry: registry, configuration: configuration)
 let arguments = CommandLine.arguments.dropFirst()
 
 if arguments.contains("serve") {
     say("Serving as pid \(getpid()): SIGHUP reloads, SIGTERM or SIGINT stops.")
-    do {
-        let stopped = try await host.run()
-        say("Stopped: \(stopped.map(\.module).joined(separator: ", "))")
-        exit(0)
-    } catch {
-        fail(error)
-    }
+    await ModuleHost.main(configuration: configuration)
 }
 
+let host = ModuleHost(registry: registry, configuration: configuration)
 say("Launching:")
 do {
     try await host.launch()

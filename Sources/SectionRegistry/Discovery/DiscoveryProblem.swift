@@ -47,7 +47,8 @@ public enum DiscoveryProblem: Sendable, Hashable, CustomStringConvertible {
         case .noModules:
             return "the app_modules section holds no module records. If modules are linked, the linker dropped their records: "
                 + "check the binary with scripts/verify-sections.sh; records in a static archive that nothing references are not linked "
-                + "(link their object files directly, as SwiftPM does, or the whole archive: -Wl,--whole-archive LIB.a -Wl,--no-whole-archive)"
+                + "(link their object files directly, as SwiftPM does, or the whole archive: -Wl,--whole-archive LIB.a -Wl,--no-whole-archive "
+                + "with clang or gcc, -Xlinker --whole-archive -Xlinker LIB.a -Xlinker --no-whole-archive with swiftc)"
         case .invalidRecord(let location, let name, let defects):
             let subject = name.map { "module '\($0)', \(location)," } ?? "\(location)"
             return defects.map { "\(subject) \($0)" }.joined(separator: "\n")

@@ -58,9 +58,12 @@ public struct ModuleDescriptor: Sendable, CustomStringConvertible {
     /// Creates a new instance of the module with its factory.
     ///
     /// Every call makes a new instance; keeping one is the caller's choice.
-    public func makeModule() -> any AppModule {
+    ///
+    /// - Throws: ``FactoryError`` when a record's factory is not a function
+    ///   that returns an ``AppModuleHandle`` of this SectionRegistry.
+    public func makeModule() throws(FactoryError) -> any AppModule {
         switch factory {
-        case .record(let factory): factory().takeModule()
+        case .record(let factory): try AppModuleHandle.make(with: factory, module: name)
         case .swift(let make): make()
         }
     }

@@ -9,6 +9,9 @@ public enum LaunchError: Error, CustomStringConvertible {
     /// The task that launched was cancelled; `rollback` is how the modules
     /// already started were stopped, in that order.
     case cancelled(rollback: [HookOutcome])
+    /// A module's factory did not return a module; none of the modules
+    /// being launched with it was created.
+    case factoryFailed(FactoryError)
     /// The host was launched before.
     case alreadyLaunched
 
@@ -20,6 +23,8 @@ public enum LaunchError: Error, CustomStringConvertible {
             return "SectionRegistry: module '\(module)' failed in \(phase): \(error) (\(Self.describe(rollback)))"
         case .cancelled(let rollback):
             return "SectionRegistry: launch cancelled (\(Self.describe(rollback)))"
+        case .factoryFailed(let error):
+            return error.description
         case .alreadyLaunched:
             return "SectionRegistry: this host was launched before; make a new ModuleHost"
         }

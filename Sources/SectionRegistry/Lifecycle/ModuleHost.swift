@@ -163,11 +163,17 @@ public actor ModuleHost {
     /// cancelled, stops those of them that started, in reverse order,
     /// forgets them all, and throws; modules started before are left running.
     func bringUp(_ order: [ModuleDescriptor]) async throws(LaunchError) {
-        let modules = order.map { descriptor in
+        let instances: [any AppModule]
+        do {
+            instances = try order.map { descriptor throws(FactoryError) in try descriptor.makeModule() }
+        } catch {
+            throw .factoryFailed(error)
+        }
+        let modules = zip(order, instances).map { descriptor, instance in
             defer { nextRank += 1 }
             return HostedModule(
                 descriptor: descriptor,
-                instance: descriptor.makeModule(),
+                instance: instance,
                 context: ModuleContext(moduleName: descriptor.name, rank: nextRank, host: shared)
             )
         }

@@ -1,21 +1,46 @@
 import CSectionRegistry
 
-/// What a module factory returns: one new module, type-erased for C.
+/// What a module factory returns: one new module, type-erased for C, with
+/// the proof that this copy of SectionRegistry made it.
 ///
-/// The only way to make a handle is ``init(_:)`` with an ``AppModule``, so a
-/// factory that returns anything else does not compile.
+/// The only way to make a handle is ``init(_:)`` with an ``AppModule``. The
+/// C declaration that `APP_MODULE` writes cannot check the Swift function it
+/// names, so a factory of another type links; calling it then yields a
+/// ``FactoryError``, never a crash (RecordABI.md, "The factory").
 public typealias AppModuleHandle = app_module_handle
 
 extension AppModuleHandle {
     /// Wraps a new module for return from its `@c(app_module_NAME)` factory.
     public init(_ module: some AppModule) {
-        self.init(instance: Unmanaged.passRetained(ModuleBox(module)).toOpaque())
+        self.init(
+            magic: APP_MODULE_HANDLE_MAGIC,
+            version: UInt32(APP_MODULE_ABI_VERSION),
+            reserved: 0,
+            maker: ModuleBox.copyIdentity,
+            instance: Unmanaged.passRetained(ModuleBox(module)).toOpaque()
+        )
     }
 
-    /// Unwraps the module, taking over the reference the factory made.
-    /// Call it exactly once per handle.
-    func takeModule() -> any AppModule {
-        Unmanaged<ModuleBox>.fromOpaque(instance).takeRetainedValue().module
+    /// Calls a record's factory into zeroed memory and unwraps the module,
+    /// taking over the reference the factory made, if the result is a handle
+    /// of this record ABI made by this copy of SectionRegistry.
+    static func make(
+        with factory: app_module_factory,
+        module name: String
+    ) throws(FactoryError) -> any AppModule {
+        var handle = AppModuleHandle()
+        app_modules_call_factory(factory, &handle)
+        guard let instance = handle.instance, handle.magic == APP_MODULE_HANDLE_MAGIC else {
+            throw FactoryError(module: name, factory: factory, problem: .notAHandle)
+        }
+        guard handle.version == APP_MODULE_ABI_VERSION else {
+            throw FactoryError(module: name, factory: factory, problem: .otherVersion(Int(handle.version)))
+        }
+        guard handle.maker == ModuleBox.copyIdentity else {
+            // Its box is another copy's class: leaked, never released here.
+            throw FactoryError(module: name, factory: factory, problem: .otherCopy)
+        }
+        return Unmanaged<ModuleBox>.fromOpaque(instance).takeRetainedValue().module
     }
 }
 
@@ -26,4 +51,9 @@ private final class ModuleBox: Sendable {
     init(_ module: some AppModule) {
         self.module = module
     }
+
+    /// This copy of SectionRegistry: the address of this private class's
+    /// metadata, which every other copy (a library that linked its own) has
+    /// at another address.
+    static var copyIdentity: UnsafeRawPointer { unsafeBitCast(ModuleBox.self, to: UnsafeRawPointer.self) }
 }

@@ -10,8 +10,8 @@ public enum OrderingProblem: Sendable, Hashable, CustomStringConvertible {
     /// The modules come after each other in a circle; the first name is
     /// repeated at the end.
     case cycle([String])
-    /// A module to disable is not in the registry.
-    case unknownDisabledModule(String)
+    /// A module to disable is not in the registry, which holds `linked`.
+    case unknownDisabledModule(String, linked: [String])
 
     public var description: String {
         switch self {
@@ -25,8 +25,9 @@ public enum OrderingProblem: Sendable, Hashable, CustomStringConvertible {
                 + "but every \(level) module starts before any \(dependencyLevel) module: raise the level of '\(module)' or drop the dependency"
         case .cycle(let names):
             return "dependency cycle: \(names.joined(separator: " -> ")) (each comes after the next): remove one of these dependencies"
-        case .unknownDisabledModule(let name):
-            return "cannot disable '\(name)': no module of that name is linked"
+        case .unknownDisabledModule(let name, let linked):
+            return "cannot disable '\(name)': no module of that name is linked (linked: \(linked.joined(separator: ", ")))."
+                + didYouMean(name, among: linked)
         }
     }
 }

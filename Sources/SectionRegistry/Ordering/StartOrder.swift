@@ -10,7 +10,8 @@ package enum StartOrder {
     /// so the result is the same on every run and with every linker.
     package static func resolve(_ declarations: [ModuleDeclaration], disabled: Set<String>) throws(OrderingError) -> [Int] {
         let declared = Dictionary(declarations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        var problems = disabled.sorted().filter { declared[$0] == nil }.map(OrderingProblem.unknownDisabledModule)
+        var problems = disabled.sorted().filter { declared[$0] == nil }
+            .map { OrderingProblem.unknownDisabledModule($0, linked: declarations.map(\.name)) }
         let enabled = declarations.indices.filter { !disabled.contains(declarations[$0].name) }
         let modules = enabled.map { declarations[$0] }
         let position = Dictionary(modules.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })

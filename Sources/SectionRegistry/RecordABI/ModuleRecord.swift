@@ -1,6 +1,6 @@
 import CSectionRegistry
 
-/// Reads one `app_module_record` (record ABI version 1, see
+/// Reads one `app_module_record` (record ABI version 2, see
 /// `CSectionRegistry/include/RecordABI.md`) and checks every field: the one
 /// decoder of the runtime and the inspector.
 package enum ModuleRecord {

@@ -4,9 +4,9 @@ import CSectionRegistry
 public enum RecordDefect: Sendable, Hashable, CustomStringConvertible {
     /// The record's ABI version is not the one this reader implements.
     case unsupportedVersion(UInt16)
-    /// The record's size field is not the size of a version-1 record.
+    /// The record's size field is not the size of a version-2 record.
     case wrongSize(UInt16)
-    /// The record sets flags that version 1 does not define (these bits).
+    /// The record sets flags that version 2 does not define (these bits).
     case unknownFlags(UInt32)
     /// The record's level is none of the ``ModuleLevel`` tiers.
     case unknownLevel(UInt8)

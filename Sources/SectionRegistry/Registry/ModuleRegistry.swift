@@ -129,11 +129,11 @@ public struct ModuleRegistry: Sendable {
     /// Creates a new instance of the module registered under `name`.
     ///
     /// - Throws: ``UnknownModuleError`` naming the module and listing the
-    ///   linked ones.
-    public func makeModule(named name: String) throws(UnknownModuleError) -> any AppModule {
+    ///   linked ones; ``FactoryError`` when its factory is not one.
+    public func makeModule(named name: String) throws -> any AppModule {
         guard let module = self[name] else {
             throw UnknownModuleError(name: name, knownNames: modules.map(\.name))
         }
-        return module.makeModule()
+        return try module.makeModule()
     }
 }

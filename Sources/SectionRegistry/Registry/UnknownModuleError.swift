@@ -6,7 +6,7 @@ public struct UnknownModuleError: Error, Sendable, Hashable, CustomStringConvert
     public let knownNames: [String]
 
     public var description: String {
-        "no module named '\(name)' is linked (linked: \(knownNames.joined(separator: ", "))): "
-            + "check the spelling, and that the app depends on the target with APP_MODULE(\(name))"
+        "no module named '\(name)' is linked (linked: \(knownNames.joined(separator: ", "))).\(didYouMean(name, among: knownNames)) "
+            + "Check the spelling, and that the app depends on the target with APP_MODULE(\(name))"
     }
 }

@@ -154,6 +154,10 @@ extension LinkedImages {
                 if case .duplicateName = problem { problem.description } else { nil }
             }
         }
+        // A factory whose registration is in no image of the set.
+        let registered = Set(records.map(\.declaration.name) + hostRecords.map(\.0.declaration.name))
+        let orphans = images.compactMap(\.inspection).flatMap(\.orphanFactories).filter { !registered.contains($0) }
+        problems += orphans.map(RegistryRules.orphanFactoryProblem)
         do {
             _ = try StartOrder.resolve(hostRecords.map(\.0.declaration) + records.map(\.declaration), disabled: [])
         } catch {

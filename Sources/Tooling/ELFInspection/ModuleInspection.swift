@@ -18,6 +18,9 @@ public struct ModuleInspection: Sendable {
     public let problems: [DiscoveryProblem]
     /// Cycles and missing or later-level dependencies.
     public let orderingProblems: [OrderingProblem]
+    /// Factories linked without their registration: the `NAME` of every
+    /// defined function `app_module_NAME` that no record names.
+    public let orphanFactories: [String]
     /// The `app_modules` section header.
     public let section: ELFFile.Section
     /// The image's SectionRegistry note, which leads the runtime to the
@@ -36,12 +39,12 @@ public struct ModuleInspection: Sendable {
         self.section = section
         let bytes: [UInt8]
         let relocated: [UInt64: UInt64]
-        let names: [UInt64: String]?
+        let functions: [(address: UInt64, name: String)]?
         do {
             bytes = Array(try file.contents(of: section))
             let (end, overflow) = section.address.addingReportingOverflow(section.size)
             relocated = overflow ? [:] : try file.relocatedValues(in: section.address..<end)
-            names = try file.functionNames()
+            functions = try file.definedFunctions()
             note = try ImageNote.read(from: file, for: section)
         } catch {
             throw .elf(error)
@@ -51,10 +54,14 @@ public struct ModuleInspection: Sendable {
         let scan = bytes.withUnsafeBytes { SectionScan($0, memory: memory, image: image) }
         let checked = RegistryRules.check(scan.modules.map(\.declaration), problems: scan.problems)
         problems = checked.problems
+        var names: [UInt64: String] = [:]
+        for function in functions ?? [] where names[function.address] == nil { names[function.address] = function.name }
         records = checked.declaredOrder.map { index in
             let module = scan.modules[index]
-            return Record(declaration: module.declaration, factoryAddress: module.factory, factorySymbol: names?[module.factory])
+            return Record(declaration: module.declaration, factoryAddress: module.factory, factorySymbol: names[module.factory])
         }
+        orphanFactories = RegistryRules.orphanFactories(among: (functions ?? []).map(\.name),
+                                                        registered: records.map(\.declaration.name))
         orderingProblems = Self.orderingProblems(of: records.map(\.declaration))
     }
 

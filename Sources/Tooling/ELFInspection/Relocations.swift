@@ -40,24 +40,25 @@ extension ELFFile {
         return values
     }
 
-    /// Function symbol names by address, from `.symtab`, or `.dynsym` when the
-    /// file is stripped; `nil` when it has neither.
-    func functionNames() throws(ELFError) -> [UInt64: String]? {
+    /// Every defined function symbol, from `.symtab`, or `.dynsym` when the
+    /// file is stripped; `nil` when it has neither. One address may have
+    /// several names.
+    func definedFunctions() throws(ELFError) -> [(address: UInt64, name: String)]? {
         guard let table = section(named: ".symtab") ?? section(named: ".dynsym"),
               sections.indices.contains(Int(table.link)) else { return nil }
         let strings = sections[Int(table.link)]
         let entries = Array(try contents(of: table))
         let reader = ByteReader(entries)
         let fileReader = ByteReader(bytes)
-        var names: [UInt64: String] = [:]
+        var functions: [(address: UInt64, name: String)] = []
         for start in stride(from: 0, to: entries.count - 23, by: 24) {
             let what = "a symbol of \(table.name)"
             let info = entries[start + 4]
             let value = try reader.u64(start + 8, what)
             guard info & 0xF == 2, value != 0 else { continue }  // STT_FUNC, defined
             let name = try fileReader.cString(at: strings.offset, plus: UInt64(try reader.u32(start, what)), within: strings.size, "\(table.name)'s names")
-            names[value] = names[value] ?? name
+            functions.append((value, name))
         }
-        return names
+        return functions
     }
 }

@@ -82,6 +82,7 @@ func imageProblems(of inspection: ModuleInspection) -> [String] {
 /// What `inspect`, and `check` without `--host`, report as wrong.
 func problems(of inspection: ModuleInspection) -> [String] {
     imageProblems(of: inspection) + inspection.orderingProblems.map(\.description)
+        + inspection.orphanFactories.map(RegistryRules.orphanFactoryProblem)
 }
 
 /// The note as one line, for `inspect`.

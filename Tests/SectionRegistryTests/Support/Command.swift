@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// A finished child process: how it ended and what it printed.
 struct CommandResult {
@@ -51,4 +52,12 @@ func swiftBuild(
     let result = try runCommand(arguments)
     let binPath = try runCommand(arguments + ["--show-bin-path"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
     return (result, binPath + "/" + product)
+}
+
+/// Builds `product` of the package at `packagePath` and returns the binary's
+/// path, or fails the test with the build log.
+func builtProduct(_ product: String, packagePath: URL, scratch: String) throws -> String {
+    let build = try swiftBuild(product, packagePath: packagePath, scratch: scratch)
+    try #require(build.result.status == 0, "\(build.result.output)")
+    return build.binary
 }

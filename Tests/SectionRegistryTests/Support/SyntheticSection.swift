@@ -4,7 +4,7 @@ import CSectionRegistry
 /// The module every synthetic record's factory makes.
 struct SyntheticModule: AppModule {}
 
-/// A valid version-1 module record, as APP_MODULE writes it, made in Swift
+/// A valid version-2 module record, as APP_MODULE writes it, made in Swift
 /// so that tests can break it one field at a time.
 func moduleRecord(
     _ name: String,

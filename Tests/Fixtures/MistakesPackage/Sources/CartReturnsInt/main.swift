@@ -1,0 +1,5 @@
+import SectionRegistry
+
+@c(app_module_Cart) func makeCart() -> Int { 42 }
+
+await ModuleHost.main()

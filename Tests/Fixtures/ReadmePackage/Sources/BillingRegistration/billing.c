@@ -1,0 +1,3 @@
+#include <app_module.h>
+
+APP_MODULE(Billing, .level = APP_MODULE_LEVEL_SERVICE, .priority = 10, .after = "Accounts");

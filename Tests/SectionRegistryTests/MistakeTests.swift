@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// The mistakes users made, each built for real (Tests/Fixtures/MistakesPackage)
+/// and run: each ends in a message that names the module and the fix, with
+/// exit status 1 and no backtrace.
+@Suite(.serialized) struct MistakeTests {
+    let package = packageRoot.appendingPathComponent("Tests/Fixtures/MistakesPackage")
+
+    /// Builds `product` of the fixture package.
+    func built(_ product: String) throws -> String {
+        try builtProduct(product, packagePath: package, scratch: "mistakes")
+    }
+
+    /// Builds `product` of the fixture package and runs it with `environment`.
+    func run(_ product: String, environment: [String] = []) throws -> CommandResult {
+        try runCommand(environment + [try built(product)])
+    }
+
+    /// Ended by ModuleHost.main() with one message: status 1, no crash.
+    func expectCleanFailure(_ result: CommandResult, saying message: String) {
+        #expect(result.status == 1, "\(result.output)")
+        #expect(result.output.contains(message), "\(result.output)")
+        #expect(!result.output.contains("Backtrace") && !result.output.contains("Fatal error"), "\(result.output)")
+    }
+
+    @Test(arguments: ["CartReturnsInt", "CartReturnsVoid", "CartReturnsPointer", "CartReturnsStruct"])
+    func aFactoryOfTheWrongTypeIsNamedNotCalledBlindly(product: String) throws {
+        let result = try run(product)
+        expectCleanFailure(result, saying: "SectionRegistry: `app_module_Cart` (in ")
+        expectCleanFailure(result, saying: "/\(product)) does not return an `AppModuleHandle`: "
+            + "define it as `@c(app_module_Cart) func makeCart() -> AppModuleHandle { AppModuleHandle(Cart()) }`")
+    }
+
+    @Test func aHandleMadeByAnotherCopyOfSectionRegistryIsRefused() throws {
+        let library = try swiftBuild("ForeignCart", packagePath: package, scratch: "mistakes")
+        try #require(library.result.status == 0, "\(library.result.output)")
+        let path = URL(fileURLWithPath: library.binary).deletingLastPathComponent().appendingPathComponent("libForeignCart.so").path
+        let result = try run("CartFromAnotherCopy", environment: ["FOREIGN_CART_LIBRARY=\(path)"])
+        expectCleanFailure(result, saying: "was built against another copy of SectionRegistry: "
+            + "link one copy into every image (the SectionRegistryDynamic product for a program and its libraries)")
+    }
+
+    @Test func aBrokenOrderUnderMainIsAMessageWithStdoutFlushed() throws {
+        let result = try run("BrokenOrderApp")
+        expectCleanFailure(result, saying: """
+            starting the shop
+            SectionRegistry: the modules cannot be ordered; nothing was started:
+              - module 'Shop' comes after 'Payments', which is not linked: \
+            link the target with APP_MODULE(Payments) or remove it from the .after list of 'Shop'
+            """)
+    }
+
+    @Test func aFactoryLinkedWithoutItsRegistrationIsReportedByCheck() throws {
+        let program = try built("ForgottenRegistrationApp")
+        // At run time the module is absent, and nothing can tell (README).
+        #expect(try runCommand([program]).output == "[\"Cart\"]\n")
+        let inspector = try swiftBuild("section-registry", scratch: "debug")
+        try #require(inspector.result.status == 0, "\(inspector.result.output)")
+        let check = try runCommand([inspector.binary, "check", program])
+        #expect(check.status == 1, "\(check.output)")
+        #expect(check.output == """
+            section-registry: \(program): check failed:
+              - the factory of Checkout (`app_module_Checkout`) is linked but its registration is not: \
+            add `CheckoutRegistration` (the C target with `APP_MODULE(Checkout)`) to the dependencies of `Checkout`
+
+            """)
+    }
+
+    @Test func disablingANameThatIsNotLinkedSuggestsTheClosest() throws {
+        let example = try swiftBuild("registry-example", scratch: "debug")
+        try #require(example.result.status == 0, "\(example.result.output)")
+        let result = try runCommand(["SECTION_REGISTRY_DISABLE=search", example.binary, "serve"])
+        expectCleanFailure(result, saying: """
+            SectionRegistry: the modules cannot be ordered; nothing was started:
+              - cannot disable 'search': no module of that name is linked (linked: Accounts, Search, Billing, Audit). \
+            Did you mean 'Search'?
+            """)
+    }
+}

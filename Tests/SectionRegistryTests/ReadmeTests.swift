@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The README's "Add a module" package and its snippets, as written there
+/// (Tests/Fixtures/ReadmePackage), built and run.
+@Suite(.serialized) struct ReadmeTests {
+    let package = packageRoot.appendingPathComponent("Tests/Fixtures/ReadmePackage")
+
+    func built(_ product: String) throws -> String {
+        try builtProduct(product, packagePath: package, scratch: "readme")
+    }
+
+    @Test func theAppIsModuleHostMainAndStopsGracefully() async throws {
+        let app = try ExampleProcessTests.RunningExample(try built("App"), arguments: [])
+        defer { if app.process.isRunning { app.send(SIGKILL) } }
+        // print() buffers a pipe or file until exit, so wait for the host to
+        // catch SIGTERM instead of for a line; one during launch is served
+        // once launch ends.
+        try await waitUntilCatching(SIGTERM, pid: app.process.processIdentifier)
+        app.send(SIGTERM)
+        #expect(app.exitStatus() == 0, "\(app.text)")
+        #expect(app.text.hasSuffix("SectionRegistry: stopped: Billing, Accounts\n"), "\(app.text)")
+    }
+
+    @Test func theEventsSnippetBroadcastsAsksTheFirstHandlerGathersAndTerminates() throws {
+        let run = try runCommand([try built("EventsApp")])
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output == """
+            Billing: billing ada, grace
+            Billing: 12 invoices on 2026-11-21
+            /billing/42 -> Billing: invoice
+            Accounts: handled: true
+            Billing: handled: true
+            stopped Billing
+            stopped Accounts
+
+            """)
+    }
+
+    /// Waits until process `pid` has a handler for `signal`, as
+    /// /proc/PID/status lists it (SigCgt); fails after 20 seconds.
+    func waitUntilCatching(_ signal: Int32, pid: Int32) async throws {
+        func catching() -> Bool {
+            guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+                  let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+            else { return false }
+            return mask & (1 << UInt64(signal - 1)) != 0
+        }
+        for _ in 0..<400 where !catching() {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        try #require(catching(), "process \(pid) never caught signal \(signal)")
+    }
+}
