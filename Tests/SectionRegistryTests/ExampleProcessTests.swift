@@ -25,7 +25,10 @@ import Glibc
             process.executableURL = URL(fileURLWithPath: binary)
             process.arguments = arguments
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-            process.standardOutput = try FileHandle(forWritingTo: output)
+            // Standard error too: the default log handler writes there.
+            let file = try FileHandle(forWritingTo: output)
+            process.standardOutput = file
+            process.standardError = file
             try process.run()
         }
 

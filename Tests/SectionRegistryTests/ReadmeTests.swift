@@ -22,14 +22,17 @@ import Glibc
         try await waitUntilCatching(SIGTERM, pid: app.process.processIdentifier)
         app.send(SIGTERM)
         #expect(app.exitStatus() == 0, "\(app.text)")
-        #expect(app.text.hasSuffix("SectionRegistry: stopped: Billing, Accounts\n"), "\(app.text)")
+        // The default log handler writes to standard error, unbuffered.
+        #expect(app.text.hasSuffix("INFO SectionRegistry: stopped: Billing, Accounts\n"), "\(app.text)")
     }
 
     @Test func theEventsSnippetBroadcastsAsksTheFirstHandlerGathersAndTerminates() throws {
         let run = try runCommand([try built("EventsApp")])
         #expect(run.status == 0, "\(run.output)")
+        // The module's log line comes first: standard error is unbuffered,
+        // print()'s standard output is written at exit.
         #expect(run.output == """
-            Billing: billing ada, grace
+            INFO Billing: billing ada, grace module=Billing
             Billing: 12 invoices on 2026-11-21
             /billing/42 -> Billing: invoice
             Accounts: handled: true
