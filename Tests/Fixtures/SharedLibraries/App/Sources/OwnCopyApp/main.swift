@@ -4,9 +4,7 @@ import Glibc
 import SectionRegistry
 
 // own-copy-app: SectionRegistryDynamic, and libRogue.so with a copy of its own.
-do {
-    print("linked: \(try ModuleRegistry.linked().modules.map(\.name).joined(separator: ", "))")
-} catch {
-    print("error: \(error)")
-    exit(1)
+switch Result(catching: { () throws(DiscoveryError) in try ModuleRegistry.linked() }) {
+case .success(let registry): print("linked: \(registry.modules.map(\.name).joined(separator: ", "))")
+case .failure(let error): print("error: \(error)"); exit(1)
 }
