@@ -38,6 +38,12 @@ public struct ModuleDeclaration: Sendable, Hashable, CustomStringConvertible {
         self.location = location
     }
 
+    /// Calls `body` with the UTF-8 bytes of the name.
+    package func withNameBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        var name = name
+        return name.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+    }
+
     public var description: String {
         var text = "\(name) [\(level), priority \(priority)"
         if !dependencies.isEmpty { text += ", after \(dependencies.joined(separator: ", "))" }

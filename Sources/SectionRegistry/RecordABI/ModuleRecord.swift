@@ -1,11 +1,22 @@
 import CSectionRegistry
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads one `app_module_record` (record ABI version 2, see
 /// `CSectionRegistry/include/RecordABI.md`) and checks every field: the one
 /// decoder of the runtime and the inspector.
+///
+/// The checks are written once and run two ways: ``isValid(_:byteOffset:memory:)``
+/// only learns whether a record passes, building nothing, so that discovery
+/// can index records where they lie; ``decode(_:index:byteOffset:memory:image:sourceFiles:)``
+/// collects every defect and builds the declaration.
 package enum ModuleRecord {
-    static let size = Int(APP_MODULE_RECORD_SIZE)
-    static let nameCapacity = Int(APP_MODULE_NAME_CAPACITY)
+    // Computed, not stored: constants, with no lazy initialisation to
+    // check on every record.
+    static var size: Int { Int(APP_MODULE_RECORD_SIZE) }
+    static var nameCapacity: Int { Int(APP_MODULE_NAME_CAPACITY) }
+    static var nameOffset: Int { MemoryLayout<app_module_record>.offset(of: \.name)! }
 
     /// What one record slot holds.
     package enum Contents {
@@ -20,6 +31,18 @@ package enum ModuleRecord {
         case defective(RecordLocation, name: String?, [RecordDefect])
     }
 
+    /// Whether the slot `byteOffset` bytes into `section` holds a module
+    /// record that passes every check ``decode(_:index:byteOffset:memory:image:sourceFiles:)``
+    /// makes; `nil` for a slot readers skip. Allocates nothing for a record
+    /// with an ASCII name and `.after` list.
+    static func isValid(_ section: UnsafeRawBufferPointer, byteOffset: Int, memory: some RecordMemory) -> Bool? {
+        let slot = Slot(section, byteOffset: byteOffset, memory: memory)
+        guard slot.record.kind == APP_MODULE_KIND_MODULE else { return nil }
+        var defects = AnyDefect()
+        slot.check(into: &defects)
+        return !defects.found
+    }
+
     /// Decodes the record that starts `byteOffset` bytes into `section`,
     /// which holds at least ``size`` bytes from there, following its
     /// pointers through `memory`.
@@ -27,108 +50,181 @@ package enum ModuleRecord {
         _ section: UnsafeRawBufferPointer, index: Int, byteOffset: Int,
         memory: some RecordMemory, image: String?, sourceFiles: inout SourceFileNames
     ) -> Contents {
-        let record = section.loadUnaligned(fromByteOffset: byteOffset, as: app_module_record.self)
-        guard record.kind == APP_MODULE_KIND_MODULE else { return .skipped }
+        let slot = Slot(section, byteOffset: byteOffset, memory: memory)
+        guard slot.record.kind == APP_MODULE_KIND_MODULE else { return .skipped }
+        var defects: [RecordDefect] = []
+        let nameIsValid = slot.check(into: &defects)
+        let name = nameIsValid ? slot.name : nil
+        let sourceFile = sourceFiles.name(at: slot.pointer(\.source_file, slot.record.source_file), memory: memory)
+        let location = RecordLocation(index: index, byteOffset: byteOffset, sourceFile: sourceFile, image: image)
+        guard defects.isEmpty, let name else {
+            return .defective(location, name: name, defects)
+        }
+        return .module(slot.declaration(name: name, location: location), factory: slot.factory)
+    }
 
+    /// The declaration of the valid record at `record`, a record of this
+    /// process, as ``decode(_:index:byteOffset:memory:image:sourceFiles:)``
+    /// makes it.
+    static func declaration(at record: UnsafeRawPointer, location: RecordLocation) -> ModuleDeclaration {
+        let slot = Slot(UnsafeRawBufferPointer(start: record, count: size), byteOffset: 0, memory: ProcessMemory())
+        return slot.declaration(name: slot.name, location: location)
+    }
+
+    /// The name of the valid record at `record`, a record of this process.
+    static func name(at record: UnsafeRawPointer) -> String {
+        String(decoding: nameBytes(at: record)!, as: UTF8.self)
+    }
+
+    /// The bytes of the inline name before its NUL, or `nil` without one.
+    static func nameBytes(at record: UnsafeRawPointer) -> UnsafeRawBufferPointer? {
+        let field = record + nameOffset
+        guard let end = memchr(field, 0, nameCapacity) else { return nil }
+        return UnsafeRawBufferPointer(start: field, count: UnsafeRawPointer(end) - field)
+    }
+
+    /// One record slot, its fields, and where its pointers lead.
+    private struct Slot<Memory: RecordMemory> {
+        let record: app_module_record
+        let start: UnsafeRawPointer
+        let byteOffset: Int
+        let memory: Memory
+
+        init(_ section: UnsafeRawBufferPointer, byteOffset: Int, memory: Memory) {
+            record = section.loadUnaligned(fromByteOffset: byteOffset, as: app_module_record.self)
+            start = section.baseAddress! + byteOffset
+            self.byteOffset = byteOffset
+            self.memory = memory
+        }
+
+        /// The value the program sees in a pointer field.
         func pointer<Field>(_ field: KeyPath<app_module_record, Field>, _ value: Field) -> UInt64 {
             let stored = withUnsafeBytes(of: value) { $0.loadUnaligned(as: UInt64.self) }
             return memory.pointer(atSectionOffset: byteOffset + MemoryLayout<app_module_record>.offset(of: field)!, stored: stored)
         }
 
-        var defects: [RecordDefect] = []
-        if record.version != APP_MODULE_ABI_VERSION { defects.append(.unsupportedVersion(record.version)) }
-        if record.size != size { defects.append(.wrongSize(record.size)) }
-        let unknownFlags = record.flags & ~APP_MODULE_KNOWN_FLAGS
-        if unknownFlags != 0 { defects.append(.unknownFlags(unknownFlags)) }
-        let level = ModuleLevel(rawValue: record.level)
-        if level == nil { defects.append(.unknownLevel(record.level)) }
-        if record.reserved0 != 0 || record.reserved1 != (0, 0, 0) { defects.append(.nonzeroReserved) }
-        let factory = pointer(\.factory, record.factory)
-        if factory == 0 { defects.append(.missingFactory) }
+        var factory: UInt64 { pointer(\.factory, record.factory) }
+        var name: String { ModuleRecord.name(at: start) }
+        var level: ModuleLevel? { ModuleLevel(rawValue: record.level) }
 
-        let name = decodeName(record, into: &defects)
-        let dependencies = decodeDependencies(at: pointer(\.after, record.after), memory: memory, into: &defects)
-        let sourceFile = sourceFiles.name(at: pointer(\.source_file, record.source_file), memory: memory)
-        let location = RecordLocation(index: index, byteOffset: byteOffset, sourceFile: sourceFile, image: image)
-
-        guard defects.isEmpty, let name, let level else {
-            return .defective(location, name: name, defects)
+        /// Every check, in the order defects are listed; returns whether the
+        /// name passed its own.
+        @discardableResult
+        func check(into defects: inout some DefectSink) -> Bool {
+            if record.version != APP_MODULE_ABI_VERSION { defects.add(.unsupportedVersion(record.version)) }
+            if record.size != ModuleRecord.size { defects.add(.wrongSize(record.size)) }
+            let unknownFlags = record.flags & ~APP_MODULE_KNOWN_FLAGS
+            if unknownFlags != 0 { defects.add(.unknownFlags(unknownFlags)) }
+            if level == nil { defects.add(.unknownLevel(record.level)) }
+            if record.reserved0 != 0 || record.reserved1 != (0, 0, 0) { defects.add(.nonzeroReserved) }
+            if factory == 0 { defects.add(.missingFactory) }
+            let nameIsValid = ModuleRecord.checkName(at: start, into: &defects)
+            let after = pointer(\.after, record.after)
+            if after != 0 {
+                let isReadable = memory.withCString(at: after) { ModuleRecord.checkDependencies($0, into: &defects) } != nil
+                if !isReadable { defects.add(.unreadableDependencies) }
+            }
+            return nameIsValid
         }
-        let declaration = ModuleDeclaration(
-            name: name,
-            level: level,
-            priority: Int(record.priority),
-            after: dependencies,
-            startsConcurrently: record.flags & APP_MODULE_CONCURRENT_START != 0,
-            location: location
-        )
-        return .module(declaration, factory: factory)
-    }
 
-    /// The inline name: NUL-terminated within its field, non-empty, UTF-8,
-    /// and usable in an `.after` list.
-    private static func decodeName(_ record: app_module_record, into defects: inout [RecordDefect]) -> String? {
-        withUnsafeBytes(of: record.name) { field in
-            guard let end = field.firstIndex(of: 0) else {
-                defects.append(.unterminatedName)
-                return nil
-            }
-            guard end > 0 else {
-                defects.append(.emptyName)
-                return nil
-            }
-            let bytes = UnsafeRawBufferPointer(rebasing: field[..<end])
-            return decodeText(bytes, onInvalidUTF8: .nameNotUTF8, into: &defects)
+        /// The declaration of a record that passed every check.
+        func declaration(name: String, location: RecordLocation) -> ModuleDeclaration {
+            let after = pointer(\.after, record.after)
+            return ModuleDeclaration(
+                name: name,
+                level: level!,
+                priority: Int(record.priority),
+                after: after == 0 ? [] : memory.withCString(at: after, ModuleRecord.dependencies) ?? [],
+                startsConcurrently: record.flags & APP_MODULE_CONCURRENT_START != 0,
+                location: location
+            )
         }
     }
 
-    /// `bytes` as a name, if UTF-8; a name holding a separator is reported.
-    /// Names are C identifiers in practice: ASCII bytes are checked
-    /// directly, and Unicode properties looked up only for other names.
-    private static func decodeText(
-        _ bytes: UnsafeRawBufferPointer, onInvalidUTF8 defect: RecordDefect, into defects: inout [RecordDefect]
-    ) -> String? {
-        if bytes.allSatisfy({ $0 < 0x80 }) {
-            let name = String(decoding: bytes, as: UTF8.self)
-            if bytes.contains(where: { $0 <= 0x20 || $0 == UInt8(ascii: ",") || $0 == 0x7F }) {
-                defects.append(.invalidNameCharacter(name))
+    /// Checks the inline name: NUL-terminated within its field, non-empty,
+    /// UTF-8, and usable in an `.after` list. Names are C identifiers in
+    /// practice: ASCII bytes are checked directly, and Unicode properties
+    /// looked up only for other names.
+    private static func checkName(at record: UnsafeRawPointer, into defects: inout some DefectSink) -> Bool {
+        guard let bytes = nameBytes(at: record) else {
+            defects.add(.unterminatedName)
+            return false
+        }
+        guard !bytes.isEmpty else {
+            defects.add(.emptyName)
+            return false
+        }
+        var isASCII = true, hasSeparatorOrControl = false
+        for byte in bytes {
+            isASCII = isASCII && byte < 0x80
+            hasSeparatorOrControl = hasSeparatorOrControl || byte <= 0x20 || byte == UInt8(ascii: ",") || byte == 0x7F
+        }
+        if isASCII {
+            if hasSeparatorOrControl {
+                defects.add(.invalidNameCharacter(String(decoding: bytes, as: UTF8.self)))
             }
-            return name
+            return true
         }
         guard let name = String(validating: bytes, as: UTF8.self) else {
-            defects.append(defect)
-            return nil
+            defects.add(.nameNotUTF8)
+            return false
         }
         if name.unicodeScalars.contains(where: isSeparatorOrControl) {
-            defects.append(.invalidNameCharacter(name))
+            defects.add(.invalidNameCharacter(name))
         }
-        return name
+        return true
     }
 
-    /// The `.after` list: module names separated by commas, blanks allowed
-    /// around them.
-    private static func decodeDependencies(
-        at address: UInt64, memory: some RecordMemory, into defects: inout [RecordDefect]
-    ) -> [String] {
-        guard address != 0 else { return [] }
-        guard let bytes = memory.cString(at: address) else {
-            defects.append(.unreadableDependencies)
-            return []
+    /// Checks the `.after` list: UTF-8, and no empty entry between its
+    /// commas once blanks around names are trimmed.
+    private static func checkDependencies(_ list: UnsafeRawBufferPointer, into defects: inout some DefectSink) {
+        if list.allSatisfy({ $0 < 0x80 }) {
+            // ASCII white space is what Character.isWhitespace finds in ASCII.
+            let hasEmptyEntry = list.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
+                .contains { $0.allSatisfy { $0 == 0x20 || (0x09...0x0D).contains($0) } }
+            if hasEmptyEntry { defects.add(.emptyDependency(list: String(decoding: list, as: UTF8.self))) }
+            return
         }
-        guard let list = String(validating: bytes, as: UTF8.self) else {
-            defects.append(.dependenciesNotUTF8)
-            return []
+        guard let text = String(validating: list, as: UTF8.self) else {
+            defects.add(.dependenciesNotUTF8)
+            return
         }
-        let names = list.split(separator: ",", omittingEmptySubsequences: false)
-            .map { $0.trimmingBlanks() }
-        if names.contains(where: \.isEmpty) {
-            defects.append(.emptyDependency(list: list))
+        if dependencies(of: text).contains(where: \.isEmpty) {
+            defects.add(.emptyDependency(list: text))
         }
-        return names
+    }
+
+    /// The names in a checked `.after` list, blanks around them trimmed.
+    private static func dependencies(_ list: UnsafeRawBufferPointer) -> [String] {
+        dependencies(of: String(decoding: list, as: UTF8.self))
+    }
+
+    private static func dependencies(of list: String) -> [String] {
+        list.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingBlanks() }
     }
 
     private static func isSeparatorOrControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar == "," || scalar.properties.isWhitespace || scalar.properties.generalCategory == .control
+    }
+}
+
+/// Where the record checks put what they find.
+protocol DefectSink {
+    mutating func add(_ defect: @autoclosure () -> RecordDefect)
+}
+
+extension Array: DefectSink where Element == RecordDefect {
+    mutating func add(_ defect: @autoclosure () -> RecordDefect) {
+        append(defect())
+    }
+}
+
+/// Only whether a record has a defect: nothing is built.
+private struct AnyDefect: DefectSink {
+    var found = false
+
+    mutating func add(_ defect: @autoclosure () -> RecordDefect) {
+        found = true
     }
 }
 
@@ -140,7 +236,7 @@ struct SourceFileNames {
     mutating func name(at address: UInt64, memory: some RecordMemory) -> String? {
         guard address != 0 else { return nil }
         if let last, last.address == address { return last.name }
-        let name = memory.cString(at: address).flatMap { String(validating: $0, as: UTF8.self) }
+        let name = memory.withCString(at: address) { String(validating: $0, as: UTF8.self) } ?? nil
         last = (address, name)
         return name
     }

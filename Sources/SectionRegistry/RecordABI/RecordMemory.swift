@@ -10,9 +10,9 @@ package protocol RecordMemory {
     /// section's bytes (a file applies its relocations here).
     func pointer(atSectionOffset sectionOffset: Int, stored: UInt64) -> UInt64
 
-    /// The bytes of the NUL-terminated string at `address`, without the
-    /// NUL, or `nil` if they cannot be read.
-    func cString(at address: UInt64) -> [UInt8]?
+    /// Calls `body` with the bytes of the NUL-terminated string at
+    /// `address`, without the NUL; `nil` if they cannot be read.
+    func withCString<Result>(at address: UInt64, _ body: (UnsafeRawBufferPointer) -> Result) -> Result?
 }
 
 /// The records of the image this code runs in: pointers are what they say.
@@ -21,8 +21,8 @@ struct ProcessMemory: RecordMemory {
         stored
     }
 
-    func cString(at address: UInt64) -> [UInt8]? {
+    func withCString<Result>(at address: UInt64, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
         guard let string = UnsafePointer<CChar>(bitPattern: UInt(address)) else { return nil }
-        return Array(UnsafeRawBufferPointer(start: string, count: strlen(string)))
+        return body(UnsafeRawBufferPointer(start: string, count: strlen(string)))
     }
 }

@@ -17,7 +17,7 @@ public struct ModuleRegistry: Sendable {
     public let modules: [ModuleDescriptor]
 
     /// The name-to-factory map: positions in ``modules`` by name.
-    private let positions: [String: Int]
+    private let names: NameTable
 
     /// The registry of the modules linked into this process: those of the
     /// program and of every shared object loaded with it, whether linked at
@@ -71,6 +71,9 @@ public struct ModuleRegistry: Sendable {
 
     /// Builds the registry from the sections of `images`, checked together:
     /// a name in two images is a duplicate like a name in one.
+    ///
+    /// Records are checked where they lie, and only a section with a
+    /// defective record is decoded again to say what is wrong.
     init(images: [LoadedImage]) throws(DiscoveryError) {
         var modules: [ModuleDescriptor] = []
         var problems: [DiscoveryProblem] = []
@@ -79,16 +82,19 @@ public struct ModuleRegistry: Sendable {
                 problems.append(problem)
                 continue
             }
-            let scan = SectionScan(image)
+            let first = modules.count
+            let isWhole = LinkedSection.appendModules(of: image, to: &modules)
             // Only an image with modules is asked which copy it reaches: a
             // copy's own anchor-only image (libSectionRegistryDynamic.so)
             // registers nothing.
-            if !scan.modules.isEmpty, let copy = image.otherRegistryCopy() {
+            if modules.count > first || !isWhole, let copy = image.otherRegistryCopy() {
+                modules.removeSubrange(first...)
                 problems.append(.ownRegistryCopy(image: image.path, copyIn: copy))
                 continue
             }
-            modules += Self.descriptors(scan)
-            problems += scan.problems
+            if !isWhole {
+                problems += SectionScan(image).problems
+            }
         }
         let copies = Self.registryCopies(besides: images)
         if copies.count > 1 && !modules.isEmpty {
@@ -108,22 +114,23 @@ public struct ModuleRegistry: Sendable {
     private static func descriptors(_ scan: SectionScan) -> [ModuleDescriptor] {
         scan.modules.map { module in
             let factory = unsafeBitCast(UnsafeRawPointer(bitPattern: UInt(module.factory))!, to: app_module_factory.self)
-            return ModuleDescriptor(module.declaration, factory: .record(factory))
+            return ModuleDescriptor(.declared(.init(module.declaration, .record(factory))))
         }
     }
 
     private init(_ candidates: [ModuleDescriptor], problems: [DiscoveryProblem]) throws(DiscoveryError) {
-        let checked = RegistryRules.check(candidates.map(\.declaration), problems: problems)
+        let checked = RegistryRules.check(candidates, problems: problems)
         guard checked.problems.isEmpty else { throw DiscoveryError(problems: checked.problems) }
         modules = checked.declaredOrder.map { candidates[$0] }
-        var sortedPosition = [Int](repeating: 0, count: candidates.count)
-        for (position, index) in checked.declaredOrder.enumerated() { sortedPosition[index] = position }
-        positions = checked.positionByName.mapValues { sortedPosition[$0] }
+        names = checked.names
     }
 
     /// The module registered under `name`, or `nil`.
     public subscript(name: String) -> ModuleDescriptor? {
-        positions[name].map { modules[$0] }
+        var name = name
+        return name.withUTF8 { name in
+            names.position(of: UnsafeRawBufferPointer(name)) { modules[$0].hasName($1) }.map { modules[$0] }
+        }
     }
 
     /// Creates a new instance of the module registered under `name`.

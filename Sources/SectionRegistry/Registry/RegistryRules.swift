@@ -1,31 +1,69 @@
-/// The rules a set of declarations must follow to make a registry, checked
-/// the same way at run time and by the `section-registry` inspector.
+/// The rules a set of modules must follow to make a registry, checked the
+/// same way at run time and by the `section-registry` inspector.
 package enum RegistryRules {
-    /// The positions of `declarations` in declared order, the position of
-    /// each name, and the problems added to `problems`: duplicate names (each
-    /// pair named in section order) and, for an empty set,
-    /// ``DiscoveryProblem/noModules``.
-    package static func check(
-        _ declarations: [ModuleDeclaration], problems: [DiscoveryProblem]
-    ) -> (declaredOrder: [Int], positionByName: [String: Int], problems: [DiscoveryProblem]) {
+    /// The positions of `modules` in declared order, the name map (keyed
+    /// by names, holding positions in declared order), and the problems
+    /// added to `problems`: duplicate names (each pair named in section
+    /// order) and, for an empty set, ``DiscoveryProblem/noModules``.
+    package static func check<Entry: RegistryEntry>(
+        _ modules: [Entry], problems: [DiscoveryProblem]
+    ) -> (declaredOrder: [Int], names: NameTable, problems: [DiscoveryProblem]) {
         var problems = problems
-        // Sorting positions moves integers, not declarations, which would be
-        // retained and released at every step.
-        let order = declarations.withUnsafeBufferPointer { buffer in
-            buffer.indices.sorted { ModuleDeclaration.precedesInDeclaredOrder(buffer[$0], buffer[$1]) }
-        }
-        var seen: [String: Int] = [:]
-        seen.reserveCapacity(declarations.count)
-        for index in order {
-            let declaration = declarations[index]
-            if let other = seen.updateValue(index, forKey: declaration.name) {
-                let pair = [declarations[other], declaration].sorted { ($0.location?.index ?? 0) < ($1.location?.index ?? 0) }
-                problems.append(.duplicateName(declaration.name, pair[0].location, pair[1].location))
+        var names = NameTable(expecting: modules.count)
+        let order = modules.withUnsafeBufferPointer { modules in
+            let order = declaredOrder(of: modules)
+            for (position, index) in order.enumerated() {
+                let other = modules[index].withNameBytes { name in
+                    names.update(position, name: name) { modules[order[$0]].hasName($1) }
+                }
+                if let other {
+                    let pair = [modules[order[other]], modules[index]].sorted { ($0.location?.index ?? 0) < ($1.location?.index ?? 0) }
+                    problems.append(.duplicateName(modules[index].name, pair[0].location, pair[1].location))
+                }
             }
+            return order
         }
-        if declarations.isEmpty && problems.isEmpty {
+        if modules.isEmpty && problems.isEmpty {
             problems.append(.noModules)
         }
-        return (order, seen, problems)
+        return (order, names, problems)
+    }
+
+    /// The positions of `modules` sorted into declared order (see
+    /// ``RegistryEntry/precedesInDeclaredOrder(_:)``), stable, so that equal
+    /// names keep their section order.
+    ///
+    /// Each module's level, priority and first eight name bytes are read
+    /// once into one integer pair; whole names are compared only when those
+    /// are equal.
+    private static func declaredOrder<Entry: RegistryEntry>(of modules: UnsafeBufferPointer<Entry>) -> [Int] {
+        let keys = modules.map { SortKey($0) }
+        return modules.indices.sorted { lhs, rhs in
+            if keys[lhs] != keys[rhs] { return keys[lhs] < keys[rhs] }
+            return modules[lhs].precedesInDeclaredOrder(modules[rhs])
+        }
+    }
+
+    /// Level, then priority (higher first), then the name's first eight
+    /// bytes: the declared order, decided without a call per comparison
+    /// unless two names share their first eight bytes.
+    private struct SortKey: Equatable, Comparable {
+        let level: UInt8
+        let priority: Int
+        let namePrefix: UInt64
+
+        init(_ module: some RegistryEntry) {
+            level = module.level.rawValue
+            priority = module.priority
+            namePrefix = module.withNameBytes { name in
+                var prefix: UInt64 = 0
+                for index in 0..<8 { prefix = prefix << 8 | UInt64(index < name.count ? name[index] : 0) }
+                return prefix
+            }
+        }
+
+        static func < (lhs: SortKey, rhs: SortKey) -> Bool {
+            (lhs.level, rhs.priority, lhs.namePrefix) < (rhs.level, lhs.priority, rhs.namePrefix)
+        }
     }
 }

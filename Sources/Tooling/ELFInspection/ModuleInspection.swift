@@ -107,7 +107,7 @@ struct FileMemory: RecordMemory {
         relocated[sectionAddress &+ UInt64(sectionOffset)] ?? stored
     }
 
-    func cString(at address: UInt64) -> [UInt8]? {
-        file.string(atAddress: address).map(Array.init)
+    func withCString<Result>(at address: UInt64, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
+        file.string(atAddress: address).map { $0.withUnsafeBytes(body) }
     }
 }

@@ -13,11 +13,11 @@ struct InputMemory: RecordMemory {
         stored
     }
 
-    func cString(at address: UInt64) -> [UInt8]? {
+    func withCString<Result>(at address: UInt64, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
         guard address > 0, address <= UInt64(bytes.count) else { return nil }
         let tail = bytes[Int(address - 1)...]
         guard let end = tail.firstIndex(of: 0) else { return nil }
-        return Array(tail[..<end])
+        return body(UnsafeRawBufferPointer(rebasing: tail[..<end]))
     }
 }
 

@@ -1,0 +1,82 @@
+import CSectionRegistry
+import Synchronization
+
+/// A valid module record of a loaded image, read where it lies: discovery
+/// checks each record in place and keeps its address, and a descriptor
+/// builds its name, dependencies and location from it only when asked.
+///
+/// Records are constant data of an image that stays mapped for the life of
+/// the process (plugins are opened with `RTLD_NODELETE`), so the address
+/// never dangles and the type is safely `Sendable`.
+struct LinkedRecord: @unchecked Sendable {
+    let address: UnsafeRawPointer
+    /// Interned, never freed: see ``SectionImage/interned(_:)``.
+    unowned(unsafe) let image: SectionImage
+
+    var name: String { ModuleRecord.name(at: address) }
+
+    var level: ModuleLevel {
+        ModuleLevel(rawValue: address.load(fromByteOffset: MemoryLayout<app_module_record>.offset(of: \.level)!, as: UInt8.self))!
+    }
+
+    var priority: Int {
+        Int(address.loadUnaligned(fromByteOffset: MemoryLayout<app_module_record>.offset(of: \.priority)!, as: Int16.self))
+    }
+
+    var factory: app_module_factory {
+        address.load(fromByteOffset: MemoryLayout<app_module_record>.offset(of: \.factory)!, as: app_module_factory.self)
+    }
+
+    /// The bytes of the name, which a checked record terminates.
+    func withNameBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        body(ModuleRecord.nameBytes(at: address)!)
+    }
+
+    var location: RecordLocation {
+        let byteOffset = Int(UInt(bitPattern: address) - image.sectionStart)
+        let sourceFileAddress = address.load(fromByteOffset: MemoryLayout<app_module_record>.offset(of: \.source_file)!, as: UInt.self)
+        var sourceFiles = SourceFileNames()
+        let sourceFile = sourceFiles.name(at: UInt64(sourceFileAddress), memory: ProcessMemory())
+        return RecordLocation(index: byteOffset / ModuleRecord.size, byteOffset: byteOffset, sourceFile: sourceFile, image: image.path)
+    }
+
+    var declaration: ModuleDeclaration {
+        ModuleRecord.declaration(at: address, location: location)
+    }
+}
+
+/// The image whose section holds linked records: what their locations name.
+///
+/// One object per section for the life of the process, shared by every
+/// record of the section: records refer to it without reference counting,
+/// which keeps a descriptor a plain value that copies for free.
+final class SectionImage: Sendable {
+    let path: String
+    /// The address of the section's first byte: record indices count from
+    /// here.
+    let sectionStart: UInt
+
+    private init(path: String, sectionStart: UInt) {
+        self.path = path
+        self.sectionStart = sectionStart
+    }
+
+    private struct Key: Hashable {
+        let sectionStart: UInt
+        let path: String
+    }
+
+    private static let all = Mutex<[Key: SectionImage]>([:])
+
+    /// The one object for the section of `image`, made on first use and
+    /// kept: a descriptor may outlive every registry.
+    static func interned(_ image: LoadedImage) -> SectionImage {
+        let key = Key(sectionStart: image.sectionIdentity, path: image.path)
+        return all.withLock { all in
+            if let known = all[key] { return known }
+            let made = SectionImage(path: key.path, sectionStart: key.sectionStart)
+            all[key] = made
+            return made
+        }
+    }
+}

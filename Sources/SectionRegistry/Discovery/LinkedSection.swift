@@ -1,0 +1,27 @@
+/// The records of a loaded image's section, checked where they lie.
+enum LinkedSection {
+    /// Appends a descriptor for each valid module record of `image` to
+    /// `modules`, building nothing but the descriptor; returns `false` if a
+    /// record is defective or the section is not whole records, which
+    /// ``SectionScan`` then describes.
+    static func appendModules(of image: LoadedImage, to modules: inout [ModuleDescriptor]) -> Bool {
+        let section = image.section
+        let slots = section.count / ModuleRecord.size
+        var isWhole = section.count.isMultiple(of: ModuleRecord.size)
+        guard slots > 0 else { return isWhole }
+        let origin = SectionImage.interned(image)
+        modules.reserveCapacity(modules.count + slots)
+        for slot in 0..<slots {
+            let byteOffset = slot * ModuleRecord.size
+            switch ModuleRecord.isValid(section, byteOffset: byteOffset, memory: ProcessMemory()) {
+            case true?:
+                modules.append(ModuleDescriptor(.linked(LinkedRecord(address: section.baseAddress! + byteOffset, image: origin))))
+            case false?:
+                isWhole = false
+            case nil:
+                continue
+            }
+        }
+        return isWhole
+    }
+}
