@@ -85,6 +85,22 @@ import Testing
         #expect(problem.description.contains(broken.expected.description))
     }
 
+    /// Discovery checks linked records where they lie and decodes only a
+    /// section with a defect: the check must find every defect the decoder
+    /// reports, and pass what it decodes.
+    @Test(arguments: brokenRecords)
+    func theInPlaceCheckFindsWhatTheDecoderReports(_ broken: BrokenRecord) {
+        var record = moduleRecord("Broken")
+        broken.breakRecord(&record)
+        let fine = moduleRecord("Fine", after: " Accounts ,Ledger")
+        sectionBytes([anchorRecord, fine, record]).withUnsafeBytes { section in
+            let check = { ModuleRecord.check(section, byteOffset: $0 * ModuleRecord.size, memory: ProcessMemory()) }
+            #expect(check(0) == .skipped)
+            #expect(check(1) == .valid(nameLength: 4))
+            #expect(check(2) == .defective)
+        }
+    }
+
     @Test func brokenRecordIsNamedWhenItsNameIsReadable() {
         var record = moduleRecord("Billing")
         record.factory = nil

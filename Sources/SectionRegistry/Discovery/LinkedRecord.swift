@@ -10,10 +10,19 @@ import Synchronization
 /// never dangles and the type is safely `Sendable`.
 struct LinkedRecord: @unchecked Sendable {
     let address: UnsafeRawPointer
+    /// The name's length, found when the record was checked: names are
+    /// read on every comparison while a registry is built.
+    private let nameLength: UInt8
     /// Interned, never freed: see ``SectionImage/interned(_:)``.
     unowned(unsafe) let image: SectionImage
 
-    var name: String { ModuleRecord.name(at: address) }
+    init(address: UnsafeRawPointer, nameLength: Int, image: SectionImage) {
+        self.address = address
+        self.nameLength = UInt8(nameLength)
+        self.image = image
+    }
+
+    var name: String { withNameBytes { String(decoding: $0, as: UTF8.self) } }
 
     var level: ModuleLevel {
         ModuleLevel(rawValue: address.load(fromByteOffset: MemoryLayout<app_module_record>.offset(of: \.level)!, as: UInt8.self))!
@@ -29,7 +38,7 @@ struct LinkedRecord: @unchecked Sendable {
 
     /// The bytes of the name, which a checked record terminates.
     func withNameBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        body(ModuleRecord.nameBytes(at: address)!)
+        body(UnsafeRawBufferPointer(start: address + ModuleRecord.nameOffset, count: Int(nameLength)))
     }
 
     var location: RecordLocation {

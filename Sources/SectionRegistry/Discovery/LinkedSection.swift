@@ -13,12 +13,13 @@ enum LinkedSection {
         modules.reserveCapacity(modules.count + slots)
         for slot in 0..<slots {
             let byteOffset = slot * ModuleRecord.size
-            switch ModuleRecord.isValid(section, byteOffset: byteOffset, memory: ProcessMemory()) {
-            case true?:
-                modules.append(ModuleDescriptor(.linked(LinkedRecord(address: section.baseAddress! + byteOffset, image: origin))))
-            case false?:
+            switch ModuleRecord.check(section, byteOffset: byteOffset, memory: ProcessMemory()) {
+            case .valid(let nameLength):
+                let record = LinkedRecord(address: section.baseAddress! + byteOffset, nameLength: nameLength, image: origin)
+                modules.append(ModuleDescriptor(.linked(record)))
+            case .defective:
                 isWhole = false
-            case nil:
+            case .skipped:
                 continue
             }
         }

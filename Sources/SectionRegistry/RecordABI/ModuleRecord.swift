@@ -14,7 +14,7 @@ import Glibc
 package enum ModuleRecord {
     // Computed, not stored: constants, with no lazy initialisation to
     // check on every record.
-    static var size: Int { Int(APP_MODULE_RECORD_SIZE) }
+    package static var size: Int { Int(APP_MODULE_RECORD_SIZE) }
     static var nameCapacity: Int { Int(APP_MODULE_NAME_CAPACITY) }
     static var nameOffset: Int { MemoryLayout<app_module_record>.offset(of: \.name)! }
 
@@ -31,16 +31,29 @@ package enum ModuleRecord {
         case defective(RecordLocation, name: String?, [RecordDefect])
     }
 
+    /// What ``check(_:byteOffset:memory:)`` finds in a slot.
+    package enum SlotCheck: Equatable {
+        /// A slot readers skip.
+        case skipped
+        /// A module record that passes every check; its name is this many
+        /// bytes.
+        case valid(nameLength: Int)
+        /// A module record with a defect, which
+        /// ``decode(_:index:byteOffset:memory:image:sourceFiles:)`` describes.
+        case defective
+    }
+
     /// Whether the slot `byteOffset` bytes into `section` holds a module
     /// record that passes every check ``decode(_:index:byteOffset:memory:image:sourceFiles:)``
-    /// makes; `nil` for a slot readers skip. Allocates nothing for a record
-    /// with an ASCII name and `.after` list.
-    static func isValid(_ section: UnsafeRawBufferPointer, byteOffset: Int, memory: some RecordMemory) -> Bool? {
+    /// makes. Allocates nothing for a record with an ASCII name and `.after`
+    /// list.
+    package static func check(_ section: UnsafeRawBufferPointer, byteOffset: Int, memory: some RecordMemory) -> SlotCheck {
         let slot = Slot(section, byteOffset: byteOffset, memory: memory)
-        guard slot.record.kind == APP_MODULE_KIND_MODULE else { return nil }
+        guard slot.record.kind == APP_MODULE_KIND_MODULE else { return .skipped }
         var defects = AnyDefect()
-        slot.check(into: &defects)
-        return !defects.found
+        let nameLength = slot.check(into: &defects)
+        guard !defects.found, let nameLength else { return .defective }
+        return .valid(nameLength: nameLength)
     }
 
     /// Decodes the record that starts `byteOffset` bytes into `section`,
@@ -53,8 +66,7 @@ package enum ModuleRecord {
         let slot = Slot(section, byteOffset: byteOffset, memory: memory)
         guard slot.record.kind == APP_MODULE_KIND_MODULE else { return .skipped }
         var defects: [RecordDefect] = []
-        let nameIsValid = slot.check(into: &defects)
-        let name = nameIsValid ? slot.name : nil
+        let name = slot.check(into: &defects).map { _ in slot.name }
         let sourceFile = sourceFiles.name(at: slot.pointer(\.source_file, slot.record.source_file), memory: memory)
         let location = RecordLocation(index: index, byteOffset: byteOffset, sourceFile: sourceFile, image: image)
         guard defects.isEmpty, let name else {
@@ -71,10 +83,6 @@ package enum ModuleRecord {
         return slot.declaration(name: slot.name, location: location)
     }
 
-    /// The name of the valid record at `record`, a record of this process.
-    static func name(at record: UnsafeRawPointer) -> String {
-        String(decoding: nameBytes(at: record)!, as: UTF8.self)
-    }
 
     /// The bytes of the inline name before its NUL, or `nil` without one.
     static func nameBytes(at record: UnsafeRawPointer) -> UnsafeRawBufferPointer? {
@@ -104,13 +112,12 @@ package enum ModuleRecord {
         }
 
         var factory: UInt64 { pointer(\.factory, record.factory) }
-        var name: String { ModuleRecord.name(at: start) }
+        var name: String { String(decoding: ModuleRecord.nameBytes(at: start)!, as: UTF8.self) }
         var level: ModuleLevel? { ModuleLevel(rawValue: record.level) }
 
-        /// Every check, in the order defects are listed; returns whether the
-        /// name passed its own.
-        @discardableResult
-        func check(into defects: inout some DefectSink) -> Bool {
+        /// Every check, in the order defects are listed; returns the name's
+        /// length if the name passed its own.
+        func check(into defects: inout some DefectSink) -> Int? {
             if record.version != APP_MODULE_ABI_VERSION { defects.add(.unsupportedVersion(record.version)) }
             if record.size != ModuleRecord.size { defects.add(.wrongSize(record.size)) }
             let unknownFlags = record.flags & ~APP_MODULE_KNOWN_FLAGS
@@ -118,13 +125,13 @@ package enum ModuleRecord {
             if level == nil { defects.add(.unknownLevel(record.level)) }
             if record.reserved0 != 0 || record.reserved1 != (0, 0, 0) { defects.add(.nonzeroReserved) }
             if factory == 0 { defects.add(.missingFactory) }
-            let nameIsValid = ModuleRecord.checkName(at: start, into: &defects)
+            let nameLength = ModuleRecord.checkName(at: start, into: &defects)
             let after = pointer(\.after, record.after)
             if after != 0 {
                 let isReadable = memory.withCString(at: after) { ModuleRecord.checkDependencies($0, into: &defects) } != nil
                 if !isReadable { defects.add(.unreadableDependencies) }
             }
-            return nameIsValid
+            return nameLength
         }
 
         /// The declaration of a record that passed every check.
@@ -145,14 +152,14 @@ package enum ModuleRecord {
     /// UTF-8, and usable in an `.after` list. Names are C identifiers in
     /// practice: ASCII bytes are checked directly, and Unicode properties
     /// looked up only for other names.
-    private static func checkName(at record: UnsafeRawPointer, into defects: inout some DefectSink) -> Bool {
+    private static func checkName(at record: UnsafeRawPointer, into defects: inout some DefectSink) -> Int? {
         guard let bytes = nameBytes(at: record) else {
             defects.add(.unterminatedName)
-            return false
+            return nil
         }
         guard !bytes.isEmpty else {
             defects.add(.emptyName)
-            return false
+            return nil
         }
         var isASCII = true, hasSeparatorOrControl = false
         for byte in bytes {
@@ -163,16 +170,16 @@ package enum ModuleRecord {
             if hasSeparatorOrControl {
                 defects.add(.invalidNameCharacter(String(decoding: bytes, as: UTF8.self)))
             }
-            return true
+            return bytes.count
         }
         guard let name = String(validating: bytes, as: UTF8.self) else {
             defects.add(.nameNotUTF8)
-            return false
+            return nil
         }
         if name.unicodeScalars.contains(where: isSeparatorOrControl) {
             defects.add(.invalidNameCharacter(name))
         }
-        return true
+        return bytes.count
     }
 
     /// Checks the `.after` list: UTF-8, and no empty entry between its

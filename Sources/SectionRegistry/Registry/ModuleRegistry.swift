@@ -121,7 +121,9 @@ public struct ModuleRegistry: Sendable {
     private init(_ candidates: [ModuleDescriptor], problems: [DiscoveryProblem]) throws(DiscoveryError) {
         let checked = RegistryRules.check(candidates, problems: problems)
         guard checked.problems.isEmpty else { throw DiscoveryError(problems: checked.problems) }
-        modules = checked.declaredOrder.map { candidates[$0] }
+        var modules = candidates
+        modules.rearrange(into: checked.declaredOrder)
+        self.modules = modules
         names = checked.names
     }
 
@@ -142,5 +144,22 @@ public struct ModuleRegistry: Sendable {
             throw UnknownModuleError(name: name, knownNames: modules.map(\.name))
         }
         return try module.makeModule()
+    }
+}
+
+extension Array {
+    /// Puts the element at `order[i]` at `i`, moving elements along the
+    /// permutation's cycles instead of copying them all into a new array.
+    fileprivate mutating func rearrange(into order: [Int]) {
+        var placed = [Bool](repeating: false, count: count)
+        for start in indices where !placed[start] {
+            var current = start
+            placed[current] = true
+            while order[current] != start {
+                swapAt(current, order[current])
+                current = order[current]
+                placed[current] = true
+            }
+        }
     }
 }

@@ -20,20 +20,22 @@ package struct NameTable: Sendable {
         _ position: Int, name: UnsafeRawBufferPointer, isName: (Int, UnsafeRawBufferPointer) -> Bool
     ) -> Int? {
         let hash = Self.hash(name)
-        var slot = Int(truncatingIfNeeded: hash) & (slots.count - 1)
         let entry = (hash & 0xFFFF_FFFF_0000_0000) | UInt64(position + 1)
-        while slots[slot] != 0 {
-            if slots[slot] >> 32 == hash >> 32 {
-                let other = Int(slots[slot] & 0xFFFF_FFFF) - 1
-                if isName(other, name) {
-                    slots[slot] = entry
-                    return other
+        return slots.withUnsafeMutableBufferPointer { slots in
+            var slot = Int(truncatingIfNeeded: hash) & (slots.count - 1)
+            while slots[slot] != 0 {
+                if slots[slot] >> 32 == hash >> 32 {
+                    let other = Int(slots[slot] & 0xFFFF_FFFF) - 1
+                    if isName(other, name) {
+                        slots[slot] = entry
+                        return other
+                    }
                 }
+                slot = (slot + 1) & (slots.count - 1)
             }
-            slot = (slot + 1) & (slots.count - 1)
+            slots[slot] = entry
+            return nil
         }
-        slots[slot] = entry
-        return nil
     }
 
     /// The position under `name`, or `nil`.

@@ -24,7 +24,14 @@ struct InputMemory: RecordMemory {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func testOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
-    let scan = SectionScan(bytes, memory: InputMemory(bytes: bytes))
+    let memory = InputMemory(bytes: bytes)
+    let scan = SectionScan(bytes, memory: memory)
+    // The in-place check discovery runs must pass exactly what the decoder does.
+    let passed = (0..<bytes.count / ModuleRecord.size).filter {
+        if case .valid = ModuleRecord.check(bytes, byteOffset: $0 * ModuleRecord.size, memory: memory) { return true }
+        return false
+    }
+    precondition(passed == scan.modules.compactMap { $0.declaration.location?.index }, "the in-place check and the decoder disagree")
     let checked = RegistryRules.check(scan.modules.map(\.declaration), problems: scan.problems)
     _ = checked.problems.map(\.description)
     let declarations = checked.declaredOrder.map { scan.modules[$0].declaration }
