@@ -1,5 +1,4 @@
 import CSectionRegistry
-import Synchronization
 
 /// A valid module record of a loaded image, read where it lies: discovery
 /// checks each record in place and keeps its address, and a descriptor
@@ -70,21 +69,21 @@ final class SectionImage: Sendable {
         self.sectionStart = sectionStart
     }
 
-    private struct Key: Hashable {
-        let sectionStart: UInt
-        let path: String
-    }
-
-    private static let all = Mutex<[Key: SectionImage]>([:])
+    // An array, searched from the end: a process has a few dozen images,
+    // and a dictionary's first use would look up its key's Hashable
+    // conformance, which scans every image's conformance records: most of
+    // a first discovery's time.
+    private static let all = Locked<[SectionImage]>([])
 
     /// The one object for the section of `image`, made on first use and
     /// kept: a descriptor may outlive every registry.
     static func interned(_ image: LoadedImage) -> SectionImage {
-        let key = Key(sectionStart: image.sectionIdentity, path: image.path)
-        return all.withLock { all in
-            if let known = all[key] { return known }
-            let made = SectionImage(path: key.path, sectionStart: key.sectionStart)
-            all[key] = made
+        all.withLock { all in
+            if let known = all.last(where: { $0.sectionStart == image.sectionIdentity && $0.path == image.path }) {
+                return known
+            }
+            let made = SectionImage(path: image.path, sectionStart: image.sectionIdentity)
+            all.append(made)
             return made
         }
     }

@@ -5,14 +5,21 @@
 /// once, so no image's modules are registered twice, by two hosts or by a
 /// plugin that turns out to be loaded already.
 enum RegisteredSections {
-    private static let starts = Locked<Set<UInt>>([])
+    // An array: a process has a few dozen images, and a Set's first use
+    // would look up UInt's Hashable conformance, which scans every image's
+    // conformance records: most of a first discovery's time.
+    private static let starts = Locked<[UInt]>([])
 
     /// Claims the section of `image`; `false` if it is claimed already.
     static func claim(_ image: LoadedImage) -> Bool {
-        starts.withLock { $0.insert(image.sectionIdentity).inserted }
+        starts.withLock { starts in
+            guard !starts.contains(image.sectionIdentity) else { return false }
+            starts.append(image.sectionIdentity)
+            return true
+        }
     }
 
     static func release(_ image: LoadedImage) {
-        _ = starts.withLock { $0.remove(image.sectionIdentity) }
+        starts.withLock { $0.removeAll { $0 == image.sectionIdentity } }
     }
 }
