@@ -150,4 +150,28 @@ import Glibc
         #expect(!journal.entries.contains("begin Z"))
         #expect(counts("stop") == ["A": 1])
     }
+
+    @Test func sigtermDuringAReloadThatHangsStillShutsDown() async throws {
+        let host = ModuleHost(registry: try declare([
+            scripted("A", journal: journal),
+            scripted("Stuck", journal: journal) { $0.hangsInReload = true },
+            scripted("C", journal: journal),
+        ]), configuration: testConfiguration())
+        let signaller = Task {
+            await journal.waitFor("ready C")
+            kill(getpid(), SIGHUP)
+            await journal.waitFor("reload Stuck")
+            kill(getpid(), SIGTERM)
+        }
+        let run = await withTimeLimit(.seconds(60)) { try await host.run() }
+        await signaller.value
+        guard case .success(let outcomes)? = run else {
+            Issue.record("no shutdown within 60 s of SIGTERM, during a reload that hangs: \(String(describing: run))")
+            return
+        }
+        #expect(outcomes.map(\.module) == ["C", "Stuck", "A"])
+        #expect(outcomes.allSatisfy { if case .completed = $0.result { true } else { false } })
+        #expect(counts("stop") == ["A": 1, "Stuck": 1, "C": 1])
+        #expect(!journal.entries.contains("reload C"), "no reload hook is called once shutdown begins")
+    }
 }
