@@ -7,9 +7,15 @@ import Testing
 @Suite struct LoadRaceTests {
     let journal = Journal()
 
-    /// Brings `modules` up alongside the running ones, as a plugin's.
+    /// Brings `modules` up alongside the running ones, as `load(plugin:)`
+    /// does once the library is open, and throws as a launch does.
     func load(_ modules: [ModuleDescriptor], into host: ModuleHost) async throws {
-        try await host.bringUp(modules)
+        do {
+            _ = try await host.bringUp(modules, from: "test plugin")
+        } catch {
+            guard case .launchFailed(_, let launchError) = error else { throw error }
+            throw launchError
+        }
     }
 
     /// A host running `names`, launched.

@@ -155,10 +155,10 @@ import Glibc
         let host = ModuleHost(registry: try declare([
             scripted("A", journal: journal),
             scripted("Stuck", journal: journal) { $0.hangsInReload = true },
-            scripted("C", journal: journal),
+            scripted("Z", journal: journal),
         ]), configuration: testConfiguration())
         let signaller = Task {
-            await journal.waitFor("ready C")
+            await journal.waitFor("ready Z")
             kill(getpid(), SIGHUP)
             await journal.waitFor("reload Stuck")
             kill(getpid(), SIGTERM)
@@ -169,9 +169,9 @@ import Glibc
             Issue.record("no shutdown within 60 s of SIGTERM, during a reload that hangs: \(String(describing: run))")
             return
         }
-        #expect(outcomes.map(\.module) == ["C", "Stuck", "A"])
+        #expect(outcomes.map(\.module) == ["Z", "Stuck", "A"])
         #expect(outcomes.allSatisfy { if case .completed = $0.result { true } else { false } })
-        #expect(counts("stop") == ["A": 1, "Stuck": 1, "C": 1])
-        #expect(!journal.entries.contains("reload C"), "no reload hook is called once shutdown begins")
+        #expect(counts("stop") == ["A": 1, "Stuck": 1, "Z": 1])
+        #expect(!journal.entries.contains("reload Z"), "no reload hook is called once shutdown begins")
     }
 }
