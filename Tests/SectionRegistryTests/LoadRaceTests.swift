@@ -9,9 +9,12 @@ import Testing
 
     /// Brings `modules` up alongside the running ones, as `load(plugin:)`
     /// does once the library is open, and throws as a launch does.
-    func load(_ modules: [ModuleDescriptor], into host: ModuleHost) async throws {
+    ///
+    /// - Returns: the names of the modules started, in start order.
+    @discardableResult
+    func load(_ modules: [ModuleDescriptor], into host: ModuleHost) async throws -> [String] {
         do {
-            _ = try await host.bringUp(modules, from: "test plugin")
+            return try await host.bringUp(modules, from: "test plugin").started
         } catch {
             guard case .launchFailed(_, let launchError) = error else { throw error }
             throw launchError
@@ -80,7 +83,7 @@ import Testing
         await journal.waitFor("begin B")
         try await host.remove("X")
         gate.open()
-        try await loading.value
+        #expect(try await loading.value == ["B", "C"])
         #expect(journal.modules("ready") == ["A", "X", "B", "C"])
         #expect(await host.runningModules == ["A", "B", "C"])
         await host.terminate()

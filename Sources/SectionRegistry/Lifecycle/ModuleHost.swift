@@ -147,12 +147,12 @@ public actor ModuleHost {
         var created = [HostedModule?](repeating: nil, count: descriptors.count - first)
         let modules: [HostedModule]
         do {
-            modules = try order.map { position throws(FactoryError) in
+            modules = try order.enumerated().map { rank, position throws(FactoryError) in
                 let descriptor = descriptors[position]
                 let module = HostedModule(
                     descriptor: descriptor,
                     instance: try descriptor.makeModule(),
-                    context: ModuleContext(moduleName: descriptor.name, rank: nextRank + position - first, host: shared),
+                    context: ModuleContext(moduleName: descriptor.name, rank: nextRank + rank, host: shared),
                     position: position
                 )
                 created[position - first] = module

@@ -29,10 +29,9 @@ extension ModuleHost {
         guard lifecycle.isRunning else { throw .hostNotRunning }
         let library = try PluginLibrary.open(path)
         do throws(PluginError) {
-            let positions = try await bringUp(try library.registry().modules, from: path)
+            let (positions, started) = try await bringUp(try library.registry().modules, from: path)
             lifecycle.changeRoster { $0.plugins.append(HostRoster.Plugin(library: library, positions: positions)) }
-            guard let roster = lifecycle.roster else { return [] }
-            return roster.plan.order.filter(positions.contains).map { roster.modules[$0].name }
+            return started
         } catch {
             library.close()
             throw error
@@ -44,8 +43,11 @@ extension ModuleHost {
     /// enabled up alongside the running ones. If that fails, they are left
     /// out of later plans.
     ///
-    /// - Returns: their positions in the roster.
-    func bringUp(_ modules: [ModuleDescriptor], from path: String) async throws(PluginError) -> Range<Int> {
+    /// - Returns: their positions in the roster, and the names of those
+    ///   started, in start order.
+    func bringUp(
+        _ modules: [ModuleDescriptor], from path: String
+    ) async throws(PluginError) -> (positions: Range<Int>, started: [String]) {
         guard let roster = lifecycle.roster, lifecycle.isRunning else { throw .hostNotRunning }
         if let (name, owner) = roster.firstRegistered(among: modules) {
             throw .duplicateName(name, path: path, registeredBy: owner)
@@ -59,13 +61,14 @@ extension ModuleHost {
             throw .invalidOrder(path: path, error)
         }
         guard let (positions, plan) = added else { throw .hostNotRunning }
+        let order = plan.order.filter { $0 >= positions.lowerBound }
         do {
-            try await bringUp(plan.order.filter { $0 >= positions.lowerBound }, in: plan.steps(from: positions.lowerBound))
+            try await bringUp(order, in: plan.steps(from: positions.lowerBound))
         } catch {
             lifecycle.changeRoster { $0.leaveOut(positions) }
             throw .launchFailed(path: path, error)
         }
-        return positions
+        return (positions, order.map { modules[$0 - positions.lowerBound].name })
     }
 
     /// Stops the modules of the plugin loaded from `path`, in reverse start
