@@ -122,6 +122,7 @@ public actor ModuleHost {
             } catch {
                 throw LaunchError.invalidOrder(error)
             }
+            // Still launching: the status is the same, nothing to publish.
             lifecycle = .launching(HostRoster(modules: registry.modules, plan: plan))
             try await bringUp(plan.order, in: plan.steps)
         } catch {
@@ -214,7 +215,7 @@ public actor ModuleHost {
         let joined: Bool
     }
 
-    /// Why ``bringUp(_:)`` stopped.
+    /// Why ``bringUp(_:in:)`` stopped.
     private enum Interruption: Error {
         case failed(module: String, phase: LifecyclePhase, error: any Error)
         case cancelled

@@ -13,7 +13,11 @@ extension ModuleHost {
     /// through setUp, start and ready in that order, and ``terminate()``
     /// stops them, in reverse start order, with the rest. If one fails, those
     /// of its modules that started are stopped again and the library is
-    /// closed: nothing of it keeps running.
+    /// closed: nothing of it keeps running. The same if ``terminate()``
+    /// begins during the load: the load fails with
+    /// ``LaunchError/cancelled(rollback:)`` (in
+    /// ``PluginError/launchFailed(path:_:)``), and every module is stopped
+    /// once, by ``terminate()`` or by the load.
     ///
     /// A library loaded with the program is registered by
     /// ``ModuleRegistry/linked()`` already; loading it again is refused
