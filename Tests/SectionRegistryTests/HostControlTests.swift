@@ -100,6 +100,19 @@ import Testing
         if case .failed = outcomes[0].result {} else { Issue.record("\(outcomes[0])") }
     }
 
+    @Test func aReloadThatHangsIsCutOffAtItsTimeLimit() async throws {
+        let host = ModuleHost(registry: try declare([
+            scripted("Stuck", journal: journal) { $0.hangsInReload = true },
+            scripted("Z", journal: journal),
+        ]), configuration: testConfiguration { $0.reloadTimeLimit = .milliseconds(50) })
+        try await host.launch()
+        let outcomes = await host.reload()
+        #expect(outcomes.map(\.module) == ["Stuck", "Z"])
+        if case .timedOut = outcomes[0].result {} else { Issue.record("\(outcomes[0])") }
+        if case .completed = outcomes[1].result {} else { Issue.record("\(outcomes[1])") }
+        #expect(journal.modules("reload") == ["Stuck", "Z"])
+    }
+
     @Test func timingsCoverEveryPhaseOfEveryModule() async throws {
         let host = ModuleHost(registry: try declare(threeModules), configuration: testConfiguration())
         try await host.launch()

@@ -150,4 +150,28 @@ import Glibc
         #expect(!journal.entries.contains("begin Z"))
         #expect(counts("stop") == ["A": 1])
     }
+
+    @Test func sigtermDuringAReloadThatHangsStillShutsDown() async throws {
+        let host = ModuleHost(registry: try declare([
+            scripted("A", journal: journal),
+            scripted("Stuck", journal: journal) { $0.hangsInReload = true },
+            scripted("Z", journal: journal),
+        ]), configuration: testConfiguration())
+        let signaller = Task {
+            await journal.waitFor("ready Z")
+            kill(getpid(), SIGHUP)
+            await journal.waitFor("reload Stuck")
+            kill(getpid(), SIGTERM)
+        }
+        let run = await withTimeLimit(.seconds(60)) { try await host.run() }
+        await signaller.value
+        guard case .success(let outcomes)? = run else {
+            Issue.record("no shutdown within 60 s of SIGTERM, during a reload that hangs: \(String(describing: run))")
+            return
+        }
+        #expect(outcomes.map(\.module) == ["Z", "Stuck", "A"])
+        #expect(outcomes.allSatisfy { if case .completed = $0.result { true } else { false } })
+        #expect(counts("stop") == ["A": 1, "Stuck": 1, "Z": 1])
+        #expect(!journal.entries.contains("reload Z"), "no reload hook is called once shutdown begins")
+    }
 }

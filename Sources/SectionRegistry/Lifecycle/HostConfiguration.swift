@@ -22,6 +22,10 @@ public struct HostConfiguration: Sendable {
     public var disabledModules: Set<String> = []
     /// How long each module may take to stop before shutdown goes on without it.
     public var stopTimeLimit: Duration = .seconds(10)
+    /// How long each module may take to reload before ``ModuleHost/reload()``
+    /// goes on without it (the outcome says it timed out): a module stuck in
+    /// reload cannot hold up the others, or a SIGTERM.
+    public var reloadTimeLimit: Duration = .seconds(10)
     /// How long each module may take to start; `nil`, the default, waits as
     /// long as it takes. A module over the limit fails the launch (and is
     /// not stopped: it never said it started).

@@ -10,42 +10,16 @@
 /// ``firstHandler(for:)``, ``gather(_:)``) does not go through the actor:
 /// many tasks may dispatch at once, alongside launch, removal and shutdown.
 public actor ModuleHost {
-    /// A module the host created, with its context. A class: the host keeps
-    /// it in several lists and steps, and a copy is then one retain.
-    final class HostedModule: Sendable {
-        let descriptor: ModuleDescriptor
-        let instance: any AppModule
-        let context: ModuleContext
-
-        init(descriptor: ModuleDescriptor, instance: any AppModule, context: ModuleContext) {
-            self.descriptor = descriptor
-            self.instance = instance
-            self.context = context
-        }
-
-        var name: String { descriptor.name }
-
-        nonisolated(nonsending) func run(_ phase: LifecyclePhase) async throws {
-            switch phase {
-            case .setUp: try await instance.setUp(context)
-            case .start: try await instance.start(context)
-            case .ready: try await instance.ready(context)
-            case .reload: try await instance.reload(context)
-            case .stop: try await instance.stop(context)
-            }
-        }
-    }
-
     /// How this host runs its modules.
     public nonisolated let configuration: HostConfiguration
     @usableFromInline nonisolated let shared: HostState
     let registry: ModuleRegistry
     private nonisolated let statusBroadcast = StatusBroadcast()
-    /// The modules whose `start` succeeded, in start order.
-    var started: [HostedModule] = []
+    /// Where the host is, with its modules while launching or running.
+    /// Move it to another state with ``enter(_:)``, which publishes the new
+    /// status; change its roster in place with ``HostLifecycle/changeRoster(_:)``.
+    var lifecycle = HostLifecycle.idle
     private var hookOutcomes: [HookOutcome] = []
-    /// Plugins loaded into this host, in load order.
-    var plugins: [PluginLibrary.Loaded] = []
     /// The rank the next module created gets.
     private var nextRank = 0
 
@@ -59,7 +33,7 @@ public actor ModuleHost {
     /// The names of the modules that have started and not stopped, in start
     /// order.
     public var runningModules: [String] {
-        started.map(\.name)
+        lifecycle.roster?.started.map(\.name) ?? []
     }
 
     /// How long each hook and (if timed) each event handler took so far.
@@ -104,9 +78,11 @@ public actor ModuleHost {
         return false
     }
 
-    /// Publishes `status`; the trace is written when the host is running and
-    /// when it has stopped.
-    private func publish(_ status: HostStatus) {
+    /// Moves the host to `next` and publishes its status; the trace is
+    /// written when the host is running and when it has stopped.
+    private func enter(_ next: HostLifecycle) {
+        lifecycle = next
+        let status = next.status
         statusBroadcast.publish(status)
         shared.log(.debug, "SectionRegistry: \(status)", ["status": "\(status)"])
         guard let trace = shared.trace, status.isFinal || status.isRunning else { return }
@@ -135,77 +111,93 @@ public actor ModuleHost {
     /// shielded from the cancellation, and ``LaunchError/cancelled(rollback:)``
     /// is thrown.
     public func launch() async throws(LaunchError) {
-        guard case .idle = status else { throw .alreadyLaunched }
-        publish(.launching)
+        guard case .idle = lifecycle else { throw .alreadyLaunched }
+        enter(.launching(nil))
         let clock = ContinuousClock()
         let start = clock.now
         do throws(LaunchError) {
-            let order: [ModuleDescriptor]
+            let plan: StartPlan
             do {
-                order = try StartOrder.resolve(registry.modules.map(\.declaration), disabled: configuration.allDisabledModules)
-                    .map { registry.modules[$0] }
+                plan = try StartPlan(registry.modules.map(\.declaration), disabled: configuration.allDisabledModules)
             } catch {
                 throw LaunchError.invalidOrder(error)
             }
-            try await bringUp(order)
+            // Still launching: the status is the same, nothing to publish.
+            lifecycle = .launching(HostRoster(modules: registry.modules, plan: plan))
+            try await bringUp(plan.order, in: plan.steps)
         } catch {
             // A cancelled launch is no failure; bringUp said what it stopped.
             if case .cancelled = error {} else { shared.log(.error, error.description) }
-            publish(.launchFailed(error))
+            enter(.launchFailed(error))
             throw error
         }
-        shared.log(.debug, "SectionRegistry: launched \(started.count) modules", duration: start.duration(to: clock.now))
-        publish(.running)
+        guard let roster = lifecycle.roster else { return }
+        shared.log(.debug, "SectionRegistry: launched \(roster.started.count) modules", duration: start.duration(to: clock.now))
+        enter(.running(roster))
     }
 
-    /// Creates the modules of `order`, a start order, and takes them through
-    /// setUp, start and ready. If a hook fails or the calling task is
-    /// cancelled, stops those of them that started, in reverse order,
-    /// forgets them all, and throws; modules started before are left running.
-    func bringUp(_ order: [ModuleDescriptor]) async throws(LaunchError) {
-        let instances: [any AppModule]
+    /// Creates the modules of the roster at the positions in `order`, a start
+    /// order, and takes them through setUp, start (in `steps`) and ready. If
+    /// a hook fails, the calling task is cancelled or the host stops
+    /// meanwhile, stops those of them that started and still run, in reverse
+    /// order, forgets them all, and throws; modules started before are left
+    /// running.
+    func bringUp(_ order: [Int], in steps: [[Int]]) async throws(LaunchError) {
+        guard let descriptors = lifecycle.roster?.modules else { throw .cancelled(rollback: []) }
+        let first = order.min() ?? 0
+        var created = [HostedModule?](repeating: nil, count: descriptors.count - first)
+        let modules: [HostedModule]
         do {
-            instances = try order.map { descriptor throws(FactoryError) in try descriptor.makeModule() }
+            modules = try order.enumerated().map { rank, position throws(FactoryError) in
+                let descriptor = descriptors[position]
+                let module = HostedModule(
+                    descriptor: descriptor,
+                    instance: try descriptor.makeModule(),
+                    context: ModuleContext(moduleName: descriptor.name, rank: nextRank + rank, host: shared),
+                    position: position
+                )
+                created[position - first] = module
+                return module
+            }
         } catch {
             throw .factoryFailed(error)
         }
-        let modules = zip(order, instances).map { descriptor, instance in
-            defer { nextRank += 1 }
-            return HostedModule(
-                descriptor: descriptor,
-                instance: instance,
-                context: ModuleContext(moduleName: descriptor.name, rank: nextRank, host: shared)
-            )
-        }
-        let byName = Dictionary(uniqueKeysWithValues: modules.map { ($0.name, $0) })
-        let alreadyStarted = started.count
-        shared.log(.debug, "SectionRegistry: start order: \(order.map(\.name).joined(separator: ", "))")
+        nextRank += modules.count
+        shared.log(.debug, "SectionRegistry: start order: \(modules.map(\.name).joined(separator: ", "))")
+        var started: [Started] = []
         do throws(Interruption) {
             try await timedPhase(.setUp, of: modules.count) { () async throws(Interruption) in
                 for module in modules {
-                    try await runOrThrow(.setUp, [module])
+                    try await runOrThrow(.setUp, [module], startingInto: &started)
                 }
             }
             try await timedPhase(.start, of: modules.count) { () async throws(Interruption) in
-                for step in StartSteps.group(order) {
+                for step in steps {
+                    let step = step.map { created[$0 - first]! }
                     if step.count > 1 {
                         shared.log(.debug, "SectionRegistry: starting \(step.map(\.name).joined(separator: ", ")) alongside each other")
                     }
-                    try await runOrThrow(.start, step.map { byName[$0.name]! })
+                    try await runOrThrow(.start, step, startingInto: &started)
                 }
             }
             try await timedPhase(.ready, of: modules.count) { () async throws(Interruption) in
-                for module in started[alreadyStarted...] {
-                    try await runOrThrow(.ready, [module])
+                // Not those removed meanwhile.
+                for module in started.lazy.map(\.module) where lifecycle.runs(module.position) {
+                    try await runOrThrow(.ready, [module], startingInto: &started)
                 }
             }
         } catch {
-            let stopping = Array(started[alreadyStarted...].reversed())
-            started.removeSubrange(alreadyStarted...)
+            // Those of them still running: not those terminate() or
+            // remove(_:) stopped meanwhile, and those that started after
+            // terminate() began, which never joined the roster.
+            let stillRunning = Set(lifecycle.changeRoster { roster in
+                roster.takeStarted(at: Set(started.lazy.filter(\.joined).map(\.module.position)))
+            }?.map(\.position) ?? [])
+            let stopping = started.filter { !$0.joined || stillRunning.contains($0.module.position) }
             for module in modules { shared.forget(module.name) }
             // In a task of its own: a cancelled caller must not cut the
             // stop hooks short.
-            let rollback = await Task { await self.stop(stopping) }.value
+            let rollback = await Task { await self.stop(stopping.reversed().map(\.module)) }.value
             switch error {
             case .cancelled:
                 shared.log(.info, "SectionRegistry: launch cancelled; stopped again: \(rollback.map(\.module).joined(separator: ", "))")
@@ -216,7 +208,14 @@ public actor ModuleHost {
         }
     }
 
-    /// Why ``bringUp(_:)`` stopped.
+    /// A module a bring-up started, and whether it joined the roster (it
+    /// does not when the host has begun to stop).
+    private struct Started {
+        let module: HostedModule
+        let joined: Bool
+    }
+
+    /// Why ``bringUp(_:in:)`` stopped.
     private enum Interruption: Error {
         case failed(module: String, phase: LifecyclePhase, error: any Error)
         case cancelled
@@ -233,17 +232,20 @@ public actor ModuleHost {
     }
 
     /// Runs `phase` of `modules`, alongside each other when there are
-    /// several. Modules that start are recorded as started; throws the first
-    /// failure in start order, or ``Interruption/cancelled`` before and after
-    /// the hooks if the calling task is cancelled.
-    private func runOrThrow(_ phase: LifecyclePhase, _ modules: [HostedModule]) async throws(Interruption) {
-        guard !Task.isCancelled else { throw .cancelled }
+    /// several. Modules that start are added to `started` and, unless the
+    /// host has begun to stop, to the roster; throws the first failure in
+    /// start order, or ``Interruption/cancelled`` before and after the hooks
+    /// if the calling task is cancelled or the host has begun to stop.
+    private func runOrThrow(
+        _ phase: LifecyclePhase, _ modules: [HostedModule], startingInto started: inout [Started]
+    ) async throws(Interruption) {
+        guard !Task.isCancelled, lifecycle.hasRoster else { throw .cancelled }
         let limit = phase == .start ? configuration.startTimeLimit : nil
         guard modules.count > 1 else {
             // One module, the usual case: no task group and no arrays.
             let outcome = await Self.run(phase, of: modules[0], within: limit)
             record(outcome)
-            try settle(outcome, of: modules[0], in: phase)
+            try settle(outcome, of: modules[0], in: phase, startingInto: &started)
             return
         }
         let outcomes = await withTaskGroup(of: (Int, HookOutcome).self) { group in
@@ -256,17 +258,22 @@ public actor ModuleHost {
         }
         for (lane, outcome) in outcomes.enumerated() { record(outcome, lane: lane) }
         for (module, outcome) in zip(modules, outcomes) {
-            try settle(outcome, of: module, in: phase)
+            try settle(outcome, of: module, in: phase, startingInto: &started)
         }
     }
 
     /// Records `module` as started if `outcome` is a completed start, and
-    /// throws ``Interruption/cancelled`` if the calling task is cancelled (a
-    /// hook that failed because it saw the cancellation is not a failure),
-    /// else the hook's failure.
-    private func settle(_ outcome: HookOutcome, of module: HostedModule, in phase: LifecyclePhase) throws(Interruption) {
-        if phase == .start, case .completed = outcome.result { started.append(module) }
-        guard !Task.isCancelled else { throw .cancelled }
+    /// throws ``Interruption/cancelled`` if the calling task is cancelled or
+    /// the host has begun to stop (a hook that failed because it saw the
+    /// cancellation is not a failure), else the hook's failure.
+    private func settle(
+        _ outcome: HookOutcome, of module: HostedModule, in phase: LifecyclePhase, startingInto started: inout [Started]
+    ) throws(Interruption) {
+        if phase == .start, case .completed = outcome.result {
+            let joined = lifecycle.changeRoster { $0.start(module) } != nil
+            started.append(Started(module: module, joined: joined))
+        }
+        guard !Task.isCancelled, lifecycle.hasRoster else { throw .cancelled }
         switch outcome.result {
         case .failed(let error):
             throw .failed(module: outcome.module, phase: phase, error: error)
@@ -314,14 +321,19 @@ public actor ModuleHost {
 
     // MARK: Reload, removal, shutdown
 
-    /// Calls every running module's reload hook, in start order. A failure
-    /// is reported in the result and does not stop the others.
+    /// Calls every running module's reload hook, in start order, each
+    /// within ``HostConfiguration/reloadTimeLimit``. A failure or a hook
+    /// over its limit is reported in the result and does not stop the
+    /// others. Once the host begins to stop, or if the calling task is
+    /// cancelled, no further reload hook is called (the one running sees the
+    /// cancellation, and is not waited for).
     @discardableResult
     public func reload() async -> [HookOutcome] {
-        guard status.isRunning else { return [] }
+        guard case .running(let roster) = lifecycle else { return [] }
         var outcomes: [HookOutcome] = []
-        for module in started {
-            outcomes.append(await Self.run(.reload, of: module, within: nil))
+        // Not those removed meanwhile.
+        for module in roster.started where lifecycle.isRunning && lifecycle.runs(module.position) && !Task.isCancelled {
+            outcomes.append(await Self.run(.reload, of: module, within: configuration.reloadTimeLimit))
         }
         outcomes.forEach { record($0) }
         return outcomes
@@ -334,10 +346,12 @@ public actor ModuleHost {
     ///   come after it.
     @discardableResult
     public func remove(_ name: String) async throws(RemovalError) -> HookOutcome {
-        guard let index = started.firstIndex(where: { $0.name == name }) else { throw .notRunning(name) }
-        let dependents = started.filter { $0.descriptor.dependencies.contains(name) }.map(\.name)
-        guard dependents.isEmpty else { throw .hasDependents(name, dependents: dependents) }
-        let module = started.remove(at: index)
+        guard let roster = lifecycle.roster, let module = roster.started.first(where: { $0.name == name }) else {
+            throw .notRunning(name)
+        }
+        let dependents = roster.runningDependents(of: CollectionOfOne(module.position))
+        guard dependents.isEmpty else { throw .hasDependents(name, dependents: dependents.map(\.name)) }
+        lifecycle.changeRoster { _ = $0.takeStarted(at: CollectionOfOne(module.position)) }
         shared.forget(name)
         let outcome = await stop(module)
         record(outcome)
@@ -347,19 +361,17 @@ public actor ModuleHost {
     /// Stops every running module in reverse start order, each within
     /// ``HostConfiguration/stopTimeLimit``, and forgets them. If the calling
     /// task is cancelled (a second SIGTERM in ``run()``), the modules not yet
-    /// stopped are skipped.
+    /// stopped are skipped. A plugin load under way when it begins fails,
+    /// and stops those of its modules that started after.
     @discardableResult
     public func terminate() async -> [HookOutcome] {
-        guard status.isRunning else { return [] }
-        publish(.stopping)
-        let stopping = started.reversed()
-        started = []
-        let outcomes = await stop(stopping)
-        for plugin in plugins {
+        guard case .running(let roster) = lifecycle else { return [] }
+        enter(.stopping)
+        let outcomes = await stop(roster.started.reversed())
+        for plugin in roster.plugins {
             plugin.library.close()
         }
-        plugins = []
-        publish(.stopped(failures: outcomes.filter(\.failedOrTimedOut)))
+        enter(.stopped(failures: outcomes.filter(\.failedOrTimedOut)))
         return outcomes
     }
 

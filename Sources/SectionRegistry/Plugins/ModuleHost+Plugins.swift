@@ -1,11 +1,3 @@
-extension PluginLibrary {
-    /// A plugin a host has loaded: its library, and its modules.
-    struct Loaded: Sendable {
-        let library: PluginLibrary
-        let registry: ModuleRegistry
-    }
-}
-
 extension ModuleHost {
     /// Loads the shared object at `path` with `dlopen` and launches the
     /// modules its records declare, alongside the running ones.
@@ -21,7 +13,11 @@ extension ModuleHost {
     /// through setUp, start and ready in that order, and ``terminate()``
     /// stops them, in reverse start order, with the rest. If one fails, those
     /// of its modules that started are stopped again and the library is
-    /// closed: nothing of it keeps running.
+    /// closed: nothing of it keeps running. The same if ``terminate()``
+    /// begins during the load: the load fails with
+    /// ``LaunchError/cancelled(rollback:)`` (in
+    /// ``PluginError/launchFailed(path:_:)``), and every module is stopped
+    /// once, by ``terminate()`` or by the load.
     ///
     /// A library loaded with the program is registered by
     /// ``ModuleRegistry/linked()`` already; loading it again is refused
@@ -34,47 +30,49 @@ extension ModuleHost {
     /// - Returns: the names of the modules started, in start order.
     @discardableResult
     public func load(plugin path: String) async throws(PluginError) -> [String] {
-        guard status.isRunning else { throw .hostNotRunning }
+        guard lifecycle.isRunning else { throw .hostNotRunning }
         let library = try PluginLibrary.open(path)
         do throws(PluginError) {
-            let plugin = PluginLibrary.Loaded(library: library, registry: try library.registry())
-            let order = try startOrder(of: plugin)
-            do {
-                try await bringUp(order)
-            } catch {
-                throw .launchFailed(path: path, error)
-            }
-            plugins.append(plugin)
-            return order.map(\.name)
+            let (positions, started) = try await bringUp(try library.registry().modules, from: path)
+            lifecycle.changeRoster { $0.plugins.append(HostRoster.Plugin(library: library, positions: positions)) }
+            return started
         } catch {
             library.close()
             throw error
         }
     }
 
-    /// The enabled modules of `plugin` in start order, ordered together with
-    /// every module registered already.
-    private func startOrder(of plugin: PluginLibrary.Loaded) throws(PluginError) -> [ModuleDescriptor] {
-        let path = plugin.library.path
-        var registered = registry.modules.map { ($0, LoadedImage.owner(of: $0)) }
-        for loaded in plugins {
-            registered += loaded.registry.modules.map { ($0, "plugin \(loaded.library.path)") }
+    /// Adds `modules`, those of the plugin at `path`, to the roster, ordered
+    /// together with every module registered already, and brings those
+    /// enabled up alongside the running ones. If that fails, they are left
+    /// out of later plans.
+    ///
+    /// - Returns: their positions in the roster, and the names of those
+    ///   started, in start order.
+    func bringUp(
+        _ modules: [ModuleDescriptor], from path: String
+    ) async throws(PluginError) -> (positions: Range<Int>, started: [String]) {
+        guard let roster = lifecycle.roster, lifecycle.isRunning else { throw .hostNotRunning }
+        if let (name, owner) = roster.firstRegistered(among: modules) {
+            throw .duplicateName(name, path: path, registeredBy: owner)
         }
-        let owners = Dictionary(registered.map { ($0.0.name, $0.1) }, uniquingKeysWith: { first, _ in first })
-        for module in plugin.registry.modules {
-            if let owner = owners[module.name] {
-                throw .duplicateName(module.name, path: path, registeredBy: owner)
+        let added: (positions: Range<Int>, plan: StartPlan)?
+        do throws(OrderingError) {
+            added = try lifecycle.changeRoster { roster throws(OrderingError) in
+                (try roster.add(modules, from: path, disabled: configuration.allDisabledModules), roster.plan)
             }
-        }
-        let all = registered.map(\.0) + plugin.registry.modules
-        let disabled = configuration.allDisabledModules.intersection(all.map(\.name))
-        do {
-            return try StartOrder.resolve(all.map(\.declaration), disabled: disabled)
-                .filter { $0 >= registered.count }
-                .map { all[$0] }
         } catch {
             throw .invalidOrder(path: path, error)
         }
+        guard let (positions, plan) = added else { throw .hostNotRunning }
+        let order = plan.order.filter { $0 >= positions.lowerBound }
+        do {
+            try await bringUp(order, in: plan.steps(from: positions.lowerBound))
+        } catch {
+            lifecycle.changeRoster { $0.leaveOut(positions) }
+            throw .launchFailed(path: path, error)
+        }
+        return (positions, order.map { modules[$0 - positions.lowerBound].name })
     }
 
     /// Stops the modules of the plugin loaded from `path`, in reverse start
@@ -91,14 +89,17 @@ extension ModuleHost {
     ///   of other plugins come after its modules (nothing is stopped).
     @discardableResult
     public func unload(plugin path: String) async throws(PluginError) -> [HookOutcome] {
-        guard let index = plugins.firstIndex(where: { $0.library.path == path }) else { throw .notLoaded(path: path) }
-        let plugin = plugins[index]
-        let names = Set(plugin.registry.modules.map(\.name))
-        let dependents = started.filter { !names.contains($0.name) && $0.descriptor.dependencies.contains(where: names.contains) }
+        guard let roster = lifecycle.roster, let index = roster.plugins.firstIndex(where: { $0.library.path == path }) else {
+            throw .notLoaded(path: path)
+        }
+        let plugin = roster.plugins[index]
+        let dependents = roster.runningDependents(of: plugin.positions)
         guard dependents.isEmpty else { throw .hasDependents(path: path, dependents: dependents.map(\.name)) }
-        let stopping = started.filter { names.contains($0.name) }
-        started.removeAll { names.contains($0.name) }
-        plugins.remove(at: index)
+        let stopping: [HostedModule] = lifecycle.changeRoster { roster in
+            roster.plugins.remove(at: index)
+            roster.leaveOut(plugin.positions)
+            return roster.takeStarted(at: plugin.positions)
+        } ?? []
         let outcomes = await stop(stopping.reversed())
         plugin.library.close()
         return outcomes
@@ -106,6 +107,6 @@ extension ModuleHost {
 
     /// The paths of the plugins loaded, in load order.
     public var loadedPlugins: [String] {
-        plugins.map(\.library.path)
+        lifecycle.roster?.plugins.map(\.library.path) ?? []
     }
 }

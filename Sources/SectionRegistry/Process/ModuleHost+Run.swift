@@ -23,7 +23,10 @@ extension ModuleHost {
     /// - SIGTERM, SIGINT: graceful shutdown, as for cancellation; a second
     ///   SIGTERM or SIGINT during shutdown skips the modules not yet stopped
     ///   (and ends the hook that is stopping, unobserved).
-    /// - SIGHUP: ``reload()``.
+    /// - SIGHUP: ``reload()``, while the signals go on being served; one
+    ///   that arrives during a reload reloads again after it. A SIGTERM or
+    ///   SIGINT during a reload begins shutdown at once: no further reload
+    ///   hook is called, and the one running is not waited for.
     /// - SIGUSR1, SIGUSR2: a broadcast of the event mapped in
     ///   ``HostConfiguration/userSignalEvents``, if any.
     ///
@@ -70,10 +73,14 @@ extension ModuleHost {
         _ requests: AsyncStream<StopRequest>, finishing sink: AsyncStream<StopRequest>.Continuation
     ) async -> [HookOutcome] {
         var shutdown: Task<[HookOutcome], Never>?
+        var reloading: Task<Void, Never>?
         for await request in requests {
             switch request {
             case .cancelled where shutdown == nil, .signal(SIGTERM) where shutdown == nil, .signal(SIGINT) where shutdown == nil:
                 shared.log(.info, "SectionRegistry: \(request), stopping modules in reverse start order")
+                // A reload under way calls no further hook, and the one it
+                // runs is not waited for.
+                reloading?.cancel()
                 shutdown = Task {
                     defer { sink.finish() }
                     return await terminate()
@@ -83,7 +90,16 @@ extension ModuleHost {
                 shutdown?.cancel()
             case .signal(SIGHUP) where shutdown == nil:
                 shared.log(.info, "SectionRegistry: SIGHUP, reloading")
-                await reload()
+                // In a task of its own, after the reload before it: the
+                // requests go on being served meanwhile.
+                reloading = Task { [previous = reloading] in
+                    await withTaskCancellationHandler {
+                        await previous?.value
+                    } onCancel: {
+                        previous?.cancel()
+                    }
+                    await reload()
+                }
             case .signal(SIGUSR1) where shutdown == nil, .signal(SIGUSR2) where shutdown == nil:
                 if let event = configuration.userSignalEvents[request == .signal(SIGUSR1) ? .usr1 : .usr2] {
                     await broadcastIgnoringReport(event)

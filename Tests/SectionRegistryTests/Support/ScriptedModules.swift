@@ -40,6 +40,8 @@ struct ScriptedModule: AppModule {
     var whileStopping: @Sendable () async throws -> Void = {}
     /// Never returns from stop, and ignores cancellation.
     var hangsInStop = false
+    /// Never returns from reload, and ignores cancellation.
+    var hangsInReload = false
 
     func setUp(_ context: ModuleContext) async throws {
         journal.add("setUp \(name)")
@@ -61,6 +63,7 @@ struct ScriptedModule: AppModule {
 
     func reload(_ context: ModuleContext) async throws {
         journal.add("reload \(name)")
+        while hangsInReload { try? await Task.sleep(for: .seconds(60)) }
         try failIf(.reload)
     }
 
@@ -105,4 +108,25 @@ func testConfiguration(_ adjust: (inout HostConfiguration) -> Void = { _ in }) -
     configuration.log = ClosureLogHandler { _, _, _ in }
     adjust(&configuration)
     return configuration
+}
+
+/// A door hooks wait at until the test opens it.
+final class Gate: Sendable {
+    private let isOpen = Mutex(false)
+
+    func open() {
+        isOpen.withLock { $0 = true }
+    }
+
+    /// Returns once the gate is open; ignores cancellation, as a hung hook would.
+    func pass() async {
+        while !isOpen.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
+    }
+}
+
+extension Journal {
+    /// Returns once `entry` is written.
+    func waitFor(_ entry: String) async {
+        while !entries.contains(entry) { try? await Task.sleep(for: .milliseconds(5)) }
+    }
 }

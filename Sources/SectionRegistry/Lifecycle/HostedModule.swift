@@ -1,0 +1,28 @@
+/// A module a host created, with its context. A class: the host keeps it in
+/// several lists and steps, and a copy is then one retain.
+final class HostedModule: Sendable {
+    let descriptor: ModuleDescriptor
+    let instance: any AppModule
+    let context: ModuleContext
+    /// Where its descriptor is in the host's ``HostRoster/modules``.
+    let position: Int
+
+    init(descriptor: ModuleDescriptor, instance: any AppModule, context: ModuleContext, position: Int) {
+        self.descriptor = descriptor
+        self.instance = instance
+        self.context = context
+        self.position = position
+    }
+
+    var name: String { descriptor.name }
+
+    nonisolated(nonsending) func run(_ phase: LifecyclePhase) async throws {
+        switch phase {
+        case .setUp: try await instance.setUp(context)
+        case .start: try await instance.start(context)
+        case .ready: try await instance.ready(context)
+        case .reload: try await instance.reload(context)
+        case .stop: try await instance.stop(context)
+        }
+    }
+}

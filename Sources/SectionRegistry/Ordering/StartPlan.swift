@@ -1,0 +1,94 @@
+/// How a set of modules starts, worked out once from their declarations:
+/// the start order, the steps of modules that start alongside each other,
+/// and who comes after whom. Every module is named by its position in the
+/// declarations the plan was made from, so the host never looks a module up
+/// by name again.
+///
+/// ```swift
+/// let plan = try StartPlan(declarations, disabled: ["Search"])
+/// for step in plan.steps { ... }     // positions in `declarations`
+/// ```
+package struct StartPlan: Sendable {
+    /// The enabled modules' positions, in start order (``StartOrder``).
+    package let order: [Int]
+    /// ``order`` in steps: the modules of a step start alongside each other,
+    /// a step when the one before it is done.
+    package let steps: [[Int]]
+    /// For each position, the positions of the enabled modules that come
+    /// right after it (name it in their `after`), in declared order.
+    package let dependents: [[Int]]
+    /// For each position, the positions of the modules it comes after, as
+    /// declared; empty for a disabled or left-out module.
+    private let dependencies: [[Int]]
+    /// For each position, whether it may start alongside others of its level.
+    private let concurrent: [Bool]
+    /// For each position, its level.
+    private let levels: [ModuleLevel]
+
+    /// Plans the `declarations` (in declared order) that are not `disabled`
+    /// and not at a position in `leftOut`. A left-out module is as if it were
+    /// not declared: a module that comes after it has a missing dependency.
+    ///
+    /// - Throws: ``OrderingError``, as ``StartOrder/resolve(_:disabled:)``
+    ///   does for the declarations not left out.
+    package init(_ declarations: [ModuleDeclaration], disabled: Set<String>, leavingOut leftOut: Set<Int> = []) throws(OrderingError) {
+        let kept = leftOut.isEmpty ? Array(declarations.indices) : declarations.indices.filter { !leftOut.contains($0) }
+        let order = try StartOrder.resolve(kept.map { declarations[$0] }, disabled: disabled).map { kept[$0] }
+        var position: [String: Int] = [:]
+        for index in kept { position[declarations[index].name] = position[declarations[index].name] ?? index }
+        var dependencies = [[Int]](repeating: [], count: declarations.count)
+        var dependents = [[Int]](repeating: [], count: declarations.count)
+        for index in order.sorted() {
+            dependencies[index] = declarations[index].dependencies.compactMap { position[$0] }
+            for dependency in dependencies[index] { dependents[dependency].append(index) }
+        }
+        self.order = order
+        self.dependencies = dependencies
+        self.dependents = dependents
+        self.concurrent = declarations.map(\.startsConcurrently)
+        self.levels = declarations.map(\.level)
+        self.steps = Self.steps(of: order, dependencies: dependencies, concurrent: concurrent, levels: levels)
+    }
+
+    /// The steps of the modules at `first` and after, in start order: those
+    /// a plugin adds to the modules declared before them.
+    package func steps(from first: Int) -> [[Int]] {
+        first == 0 ? steps : Self.steps(of: order.filter { $0 >= first }, dependencies: dependencies, concurrent: concurrent, levels: levels)
+    }
+
+    /// Groups `order`, a start order, into steps. A module that does not
+    /// start concurrently is a step of its own. Consecutive concurrent
+    /// modules of one level share steps: each goes in the step after the
+    /// last of its dependencies among them, so dependents still wait for
+    /// what they depend on.
+    private static func steps(of order: [Int], dependencies: [[Int]], concurrent: [Bool], levels: [ModuleLevel]) -> [[Int]] {
+        var steps: [[Int]] = []
+        var run: [Int] = []
+
+        func closeRun() {
+            var depth: [Int: Int] = [:]
+            var layers: [[Int]] = []
+            for module in run {
+                let layer = dependencies[module].compactMap { depth[$0].map { $0 + 1 } }.max() ?? 0
+                depth[module] = layer
+                if layer == layers.count { layers.append([]) }
+                layers[layer].append(module)
+            }
+            steps += layers
+            run = []
+        }
+
+        for module in order {
+            if !concurrent[module] || run.first.map({ levels[$0] != levels[module] }) == true {
+                closeRun()
+            }
+            if concurrent[module] {
+                run.append(module)
+            } else {
+                steps.append([module])
+            }
+        }
+        closeRun()
+        return steps
+    }
+}
