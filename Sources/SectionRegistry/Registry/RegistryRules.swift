@@ -38,10 +38,49 @@ package enum RegistryRules {
     /// are equal.
     private static func declaredOrder<Entry: RegistryEntry>(of modules: UnsafeBufferPointer<Entry>) -> [Int] {
         let keys = modules.map { SortKey($0) }
-        return modules.indices.sorted { lhs, rhs in
+        return mergeSorted(Array(modules.indices)) { lhs, rhs in
             if keys[lhs] != keys[rhs] { return keys[lhs] < keys[rhs] }
             return modules[lhs].precedesInDeclaredOrder(modules[rhs])
         }
+    }
+
+    /// `positions` sorted by `precedes`, stable: a bottom-up merge sort that
+    /// takes one comparison per run boundary when the input is in order.
+    ///
+    /// Not the standard library's sort: that keeps its runs in an array of
+    /// `Range<Int>`, and the first use of that type looks up `Int`'s
+    /// `Comparable` conformance, which scans every image's conformance
+    /// records: most of the time of a process's first discovery.
+    private static func mergeSorted(_ positions: [Int], by precedes: (Int, Int) -> Bool) -> [Int] {
+        var source = positions
+        var target = positions
+        var width = 1
+        while width < source.count {
+            for start in stride(from: 0, to: source.count, by: 2 * width) {
+                let middle = min(start + width, source.count), end = min(start + 2 * width, source.count)
+                var left = start, right = middle, out = start
+                if middle < end && !precedes(source[middle], source[middle - 1]) {
+                    // Already in order: the right run starts after the left one.
+                    for index in start..<end { target[index] = source[index] }
+                    continue
+                }
+                while left < middle && right < end {
+                    if precedes(source[right], source[left]) {
+                        target[out] = source[right]
+                        right += 1
+                    } else {
+                        target[out] = source[left]
+                        left += 1
+                    }
+                    out += 1
+                }
+                for index in left..<middle { target[out] = source[index]; out += 1 }
+                for index in right..<end { target[out] = source[index]; out += 1 }
+            }
+            swap(&source, &target)
+            width *= 2
+        }
+        return source
     }
 
     /// Level, then priority (higher first), then the name's first eight
