@@ -22,6 +22,43 @@ import Testing
         #expect(try registry(of: rotated.reversed()).modules.map(\.name) == Self.declaredOrder)
     }
 
+    /// Many modules, in a scrambled order with runs and long shared name
+    /// prefixes: the declared order is the one the standard library's sort
+    /// gives by level, priority (higher first) and name bytes, and every
+    /// name is found.
+    @Test func manyModulesAreOrderedAndFoundLikeASortedList() throws {
+        var generator = SplitMix(seed: 42)
+        let modules = (0..<600).map { index in
+            ModuleDescriptor(
+                name: (index % 3 == 0 ? "SharedLongPrefix" : "M") + String(generator.next() % 100_000) + "_\(index)",
+                level: ModuleLevel.allCases[Int(generator.next() % 4)],
+                priority: Int(generator.next() % 5) - 2
+            ) { SyntheticModule() }
+        }
+        let registry = try ModuleRegistry(declaring: modules)
+        let expected = modules.sorted {
+            ($0.level.rawValue, -$0.priority) != ($1.level.rawValue, -$1.priority)
+                ? ($0.level.rawValue, -$0.priority) < ($1.level.rawValue, -$1.priority)
+                : $0.name.utf8.lexicographicallyPrecedes($1.name.utf8)
+        }
+        #expect(registry.modules.map(\.name) == expected.map(\.name))
+        #expect(modules.allSatisfy { registry[$0.name]?.name == $0.name })
+        #expect(registry["SharedLongPrefix"] == nil)
+    }
+
+    /// A small deterministic generator, so that a failure reproduces.
+    struct SplitMix {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
     @Test func lookupByName() throws {
         let registry = try registry(of: Self.records)
         #expect(registry["Store"]?.level == .service)
