@@ -44,9 +44,18 @@ let package = Package(
             path: "CSectionRegistry",
             exclude: ["include/RecordABI.md"]
         ),
+        // The core: the record ABI, discovery, the registry, its rules and
+        // the start plan. No actors, no Foundation: what the inspector and
+        // the fuzzers need.
+        .target(
+            name: "ModuleRecords",
+            dependencies: ["CSectionRegistry"]
+        ),
+        // The host: modules, lifecycle, events, services, plugins. It
+        // re-exports ModuleRecords.
         .target(
             name: "SectionRegistry",
-            dependencies: ["CSectionRegistry"]
+            dependencies: ["ModuleRecords", "CSectionRegistry"]
         ),
 
         // The example app: it depends on its features to link them, and
@@ -64,12 +73,12 @@ let package = Package(
         // Tooling: the ELF inspector.
         .target(
             name: "ELFInspection",
-            dependencies: ["SectionRegistry", "CSectionRegistry"],
+            dependencies: ["ModuleRecords", "CSectionRegistry"],
             path: "Sources/Tooling/ELFInspection"
         ),
         .executableTarget(
             name: "Inspector",
-            dependencies: ["ELFInspection", "SectionRegistry"],
+            dependencies: ["ELFInspection", "ModuleRecords"],
             path: "Sources/Tooling/Inspector"
         ),
         // libFuzzer harnesses (scripts/fuzz.sh).
@@ -80,7 +89,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "RecordFuzzer",
-            dependencies: ["SectionRegistry"],
+            dependencies: ["ModuleRecords"],
             path: "Sources/Tooling/Fuzzing/RecordFuzzer"
         ),
     ] + exampleFeatures.flatMap(exampleFeature) + [
@@ -109,7 +118,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SectionRegistryTests",
-            dependencies: ["SectionRegistry", "CSectionRegistry", "TestModuleRecords", "ELFInspection"]
+            dependencies: ["SectionRegistry", "ModuleRecords", "CSectionRegistry", "TestModuleRecords", "ELFInspection"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import Testing
+@testable import ModuleRecords
 @testable import SectionRegistry
 
 /// Cancelling the task that runs `run()` is graceful shutdown: before,

@@ -1,4 +1,5 @@
 import Testing
+@testable import ModuleRecords
 @testable import SectionRegistry
 
 /// Disabling, removal, shutdown time limits, reload and timings.

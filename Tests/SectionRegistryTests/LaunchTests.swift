@@ -1,4 +1,5 @@
 import Testing
+@testable import ModuleRecords
 @testable import SectionRegistry
 
 /// Launch phases, concurrent starts, and rollback when a module fails.

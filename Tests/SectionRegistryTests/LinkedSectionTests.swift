@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import ModuleRecords
 @testable import SectionRegistry
 
 /// Discovery on the real app_modules section of this test binary, which

@@ -1,4 +1,5 @@
 import Testing
+@testable import ModuleRecords
 @testable import SectionRegistry
 
 /// A load of more modules into a running host (what `load(plugin:)` does

@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+@testable import ModuleRecords
 @testable import SectionRegistry
 
 /// A log handler that keeps what it is given.

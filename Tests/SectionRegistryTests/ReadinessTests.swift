@@ -1,4 +1,5 @@
 import Testing
+@testable import ModuleRecords
 @testable import SectionRegistry
 
 /// Waiting for a running host, and its status as a sequence.

@@ -1,5 +1,6 @@
 import CSectionRegistry
 import Testing
+@testable import ModuleRecords
 @testable import SectionRegistry
 
 /// The decoder against synthetic sections: every class of bad record, each

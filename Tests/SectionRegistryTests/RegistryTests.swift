@@ -1,5 +1,6 @@
 import CSectionRegistry
 import Testing
+@testable import ModuleRecords
 @testable import SectionRegistry
 
 /// Ordering, lookup and instantiation on synthetic sections.

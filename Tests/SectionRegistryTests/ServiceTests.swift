@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+@testable import ModuleRecords
 @testable import SectionRegistry
 
 protocol Clock: Sendable {

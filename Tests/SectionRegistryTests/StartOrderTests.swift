@@ -1,4 +1,5 @@
 import Testing
+@testable import ModuleRecords
 @testable import SectionRegistry
 
 /// The start order: dependencies first, levels as tiers, ties by priority

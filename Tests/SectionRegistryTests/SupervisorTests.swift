@@ -1,4 +1,5 @@
 import Testing
+@testable import ModuleRecords
 @testable import SectionRegistry
 #if canImport(Glibc)
 import Glibc

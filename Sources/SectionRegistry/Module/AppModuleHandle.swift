@@ -30,6 +30,14 @@ extension AppModuleHandle {
     ) throws(FactoryError) -> any AppModule {
         var handle = AppModuleHandle()
         app_modules_call_factory(factory, &handle)
+        return try take(handle, module: name, factory: factory)
+    }
+
+    /// The module `handle` carries, once it is checked to be a handle of
+    /// this SectionRegistry; `factory` made it, if a record's.
+    static func take(
+        _ handle: AppModuleHandle, module name: String, factory: app_module_factory?
+    ) throws(FactoryError) -> any AppModule {
         guard let instance = handle.instance, handle.magic == APP_MODULE_HANDLE_MAGIC else {
             throw FactoryError(module: name, factory: factory, problem: .notAHandle)
         }

@@ -24,9 +24,11 @@ public struct FactoryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What was wrong.
     public let problem: Problem
 
-    init(module: String, factory: app_module_factory, problem: Problem) {
+    init(module: String, factory: app_module_factory?, problem: Problem) {
         var file: UnsafePointer<CChar>?
-        _ = app_modules_image_of(unsafeBitCast(factory, to: UnsafeRawPointer.self), &file)
+        if let factory {
+            _ = app_modules_image_of(unsafeBitCast(factory, to: UnsafeRawPointer.self), &file)
+        }
         self.module = module
         self.image = file.map { String(cString: $0) }
         self.problem = problem

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import SectionRegistry
+import ModuleRecords
 
 /// A program, or a plugin, and the shared objects it needs, found as the
 /// dynamic linker finds them, each with its module records: what

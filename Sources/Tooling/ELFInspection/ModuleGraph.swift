@@ -1,4 +1,4 @@
-import SectionRegistry
+import ModuleRecords
 
 /// The modules of a binary as a picture: one node per module, grouped by
 /// level, an edge from each dependency to the module that comes after it,

@@ -1,4 +1,4 @@
-import SectionRegistry
+import ModuleRecords
 
 /// The module records of an ELF binary, read with the runtime's own decoder
 /// and checked with the runtime's own rules, without running it.

@@ -18,7 +18,7 @@
 // problem, 2 for a file that cannot be inspected or bad usage.
 import ELFInspection
 import Foundation
-import SectionRegistry
+import ModuleRecords
 
 let usage = """
     usage: section-registry inspect [--json] BINARY

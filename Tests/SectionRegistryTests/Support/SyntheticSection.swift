@@ -1,4 +1,5 @@
 import CSectionRegistry
+@testable import ModuleRecords
 @testable import SectionRegistry
 
 /// The module every synthetic record's factory makes.

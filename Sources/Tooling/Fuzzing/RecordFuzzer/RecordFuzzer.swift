@@ -2,7 +2,7 @@
 // of an app_modules section whose pointers lead back into the same bytes,
 // then the registry and ordering rules. scripts/fuzz.sh builds it with
 // `--sanitize fuzzer -Xswiftc -DFUZZING`; libFuzzer then provides `main`.
-import SectionRegistry
+import ModuleRecords
 
 #if FUZZING
 /// Pointers are offsets into the input, plus one (0 stays null).

@@ -7,7 +7,7 @@ import CSectionRegistry
 /// Records are constant data of an image that stays mapped for the life of
 /// the process (plugins are opened with `RTLD_NODELETE`), so the address
 /// never dangles and the type is safely `Sendable`.
-struct LinkedRecord: @unchecked Sendable {
+package struct LinkedRecord: @unchecked Sendable {
     let address: UnsafeRawPointer
     /// The name's length, found when the record was checked: names are
     /// read on every comparison while a registry is built.
@@ -58,7 +58,7 @@ struct LinkedRecord: @unchecked Sendable {
 /// One object per section for the life of the process, shared by every
 /// record of the section: records refer to it without reference counting,
 /// which keeps a descriptor a plain value that copies for free.
-final class SectionImage: Sendable {
+package final class SectionImage: Sendable {
     let path: String
     /// The address of the section's first byte: record indices count from
     /// here.

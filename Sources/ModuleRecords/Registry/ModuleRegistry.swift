@@ -74,7 +74,7 @@ public struct ModuleRegistry: Sendable {
     ///
     /// Records are checked where they lie, and only a section with a
     /// defective record is decoded again to say what is wrong.
-    init(images: [LoadedImage]) throws(DiscoveryError) {
+    package init(images: [LoadedImage]) throws(DiscoveryError) {
         var modules: [ModuleDescriptor] = []
         var problems: [DiscoveryProblem] = []
         for image in images {
@@ -135,16 +135,6 @@ public struct ModuleRegistry: Sendable {
         }
     }
 
-    /// Creates a new instance of the module registered under `name`.
-    ///
-    /// - Throws: ``UnknownModuleError`` naming the module and listing the
-    ///   linked ones; ``FactoryError`` when its factory is not one.
-    public func makeModule(named name: String) throws -> any AppModule {
-        guard let module = self[name] else {
-            throw UnknownModuleError(name: name, knownNames: modules.map(\.name))
-        }
-        return try module.makeModule()
-    }
 }
 
 extension Array {

@@ -15,7 +15,7 @@ extension LoadedImage {
     /// one (Swift's public symbols are protected, so they bind in their
     /// image), else the first in the global scope, else (for a plugin opened
     /// `RTLD_LOCAL`) the first among its own dependencies.
-    func otherRegistryCopy() -> String? {
+    package func otherRegistryCopy() -> String? {
         guard !holdsThisRegistry, let bound = registryBinding()?.copy else { return nil }
         guard bound.base != Self.image(holding: #dsohandle).base else { return nil }
         return bound.file ?? path
@@ -23,7 +23,7 @@ extension LoadedImage {
 
     /// Whether the image holds a copy of SectionRegistry of its own: the
     /// one running this code, or one it defines (a static copy).
-    func holdsARegistryCopy() -> Bool {
+    package func holdsARegistryCopy() -> Bool {
         holdsThisRegistry || registryBinding()?.isItsOwn == true
     }
 
@@ -44,7 +44,7 @@ extension LoadedImage {
     }
 
     /// The base address and file of the image that maps `address`.
-    static func image(holding address: UnsafeRawPointer) -> (base: UnsafeRawPointer?, file: String?) {
+    package static func image(holding address: UnsafeRawPointer) -> (base: UnsafeRawPointer?, file: String?) {
         var file: UnsafePointer<CChar>?
         let base = app_modules_image_of(address, &file)
         return (base, file.map { String(cString: $0) })

@@ -7,49 +7,50 @@ public struct ModuleDescriptor: Sendable, CustomStringConvertible {
     /// Where the module is declared. A linked record is read where it lies,
     /// so that discovery allocates nothing per module; a declared module is
     /// one reference, so that copying a descriptor stays cheap.
-    enum Source: Sendable {
+    package enum Source: Sendable {
         case linked(LinkedRecord)
         case declared(DeclaredModule)
     }
 
     /// A module declared in Swift, or read from bytes that may not outlive
     /// the registry.
-    final class DeclaredModule: Sendable {
+    package final class DeclaredModule: Sendable {
         let declaration: ModuleDeclaration
         let factory: Factory
 
-        init(_ declaration: ModuleDeclaration, _ factory: Factory) {
+        package init(_ declaration: ModuleDeclaration, _ factory: Factory) {
             self.declaration = declaration
             self.factory = factory
         }
     }
 
-    /// How instances of a declared module are made: a record's C factory is
-    /// kept as the bare function pointer, with no closure to allocate.
-    enum Factory: Sendable {
+    /// How instances are made, at the level of the C ABI: a record's
+    /// factory is the bare function pointer, with no closure to allocate;
+    /// a module declared in Swift has a closure that returns a handle. The
+    /// host turns handles into modules (`makeModule()`).
+    package enum Factory: Sendable {
         case record(app_module_factory)
-        case swift(@Sendable () -> any AppModule)
+        case swift(@Sendable () -> app_module_handle)
     }
 
-    /// Declares a module in Swift, for tests and for hosts that assemble
-    /// some modules by hand. Linked modules come from their records; see
-    /// ``ModuleRegistry/linked()``.
-    public init(
+    /// Declares a module whose instances `makeHandle` makes: what the host's
+    /// `init(name:level:priority:after:startsConcurrently:make:)` builds on.
+    package init(
         name: String,
-        level: ModuleLevel = .feature,
-        priority: Int = 0,
-        after dependencies: [String] = [],
-        startsConcurrently: Bool = false,
-        make: @escaping @Sendable () -> any AppModule
+        level: ModuleLevel,
+        priority: Int,
+        after dependencies: [String],
+        startsConcurrently: Bool,
+        makeHandle: @escaping @Sendable () -> app_module_handle
     ) {
         self.init(.declared(DeclaredModule(
             ModuleDeclaration(name: name, level: level, priority: priority, after: dependencies,
                               startsConcurrently: startsConcurrently),
-            .swift(make)
+            .swift(makeHandle)
         )))
     }
 
-    init(_ source: Source) {
+    package init(_ source: Source) {
         self.source = source
     }
 
@@ -118,20 +119,11 @@ public struct ModuleDescriptor: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Creates a new instance of the module with its factory.
-    ///
-    /// Every call makes a new instance; keeping one is the caller's choice.
-    ///
-    /// - Throws: ``FactoryError`` when a record's factory is not a function
-    ///   that returns an ``AppModuleHandle`` of this SectionRegistry.
-    public func makeModule() throws(FactoryError) -> any AppModule {
+    /// How the module's instances are made.
+    package var factory: Factory {
         switch source {
-        case .linked(let record): try AppModuleHandle.make(with: record.factory, module: name)
-        case .declared(let module):
-            switch module.factory {
-            case .record(let factory): try AppModuleHandle.make(with: factory, module: name)
-            case .swift(let make): make()
-            }
+        case .linked(let record): .record(record.factory)
+        case .declared(let module): module.factory
         }
     }
 

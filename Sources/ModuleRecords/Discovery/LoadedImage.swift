@@ -11,15 +11,15 @@ import Glibc
 /// program headers: the note is in a `PT_NOTE` segment, so no section header
 /// and no symbol of the image is needed, and nothing runs before `main`.
 /// See "The image note" in `CSectionRegistry/include/RecordABI.md`.
-struct LoadedImage: Sendable {
+package struct LoadedImage: Sendable {
     /// The file: as the dynamic linker names it, or the program's own path.
-    let path: String
+    package let path: String
     /// Whether this is the program rather than a shared object.
-    let isProgram: Bool
+    package let isProgram: Bool
     /// How far above its file's addresses the image is mapped.
-    let loadBias: UInt
+    package let loadBias: UInt
     /// Whether the image holds the copy of SectionRegistry running this code.
-    let holdsThisRegistry: Bool
+    package let holdsThisRegistry: Bool
     /// The section's bounds and anchor, as addresses.
     private let start: UInt, stop: UInt, anchor: UInt
     /// What is wrong with the image's notes, if anything.
@@ -27,16 +27,16 @@ struct LoadedImage: Sendable {
 
     /// The section's bytes, between the image's `__start_app_modules` and
     /// `__stop_app_modules`.
-    var section: UnsafeRawBufferPointer {
+    package var section: UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: start), count: Int(stop - start))
     }
 
     /// What identifies the image's section process-wide: its start.
-    var sectionIdentity: UInt { start }
+    package var sectionIdentity: UInt { start }
 
     /// Why the section cannot be read, or `nil`: a note of another layout,
     /// notes that disagree, or bounds that do not enclose the anchor.
-    var problem: DiscoveryProblem? {
+    package var problem: DiscoveryProblem? {
         if let noteDefect { return .malformedNote(image: path, noteDefect) }
         guard start <= anchor, anchor < stop else { return .anchorOutsideSection(image: path) }
         return nil
@@ -44,7 +44,7 @@ struct LoadedImage: Sendable {
 
     /// Every loaded image that carries the note, the program first, each
     /// once.
-    static func all() -> [LoadedImage] {
+    package static func all() -> [LoadedImage] {
         var images: [LoadedImage] = []
         withUnsafeMutablePointer(to: &images) { images in
             _ = app_modules_visit_loaded_images(#dsohandle, { image, context in
@@ -76,7 +76,7 @@ struct LoadedImage: Sendable {
 
     /// Who registers `module`, for messages: "the program", or the shared
     /// object its record is in.
-    static func owner(of module: ModuleDescriptor) -> String {
+    package static func owner(of module: ModuleDescriptor) -> String {
         guard let image = module.image, image != programPath else { return "the program" }
         return "library \(image)"
     }

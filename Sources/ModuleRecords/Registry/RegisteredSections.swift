@@ -4,14 +4,14 @@
 /// each plugin's, claimed while a host has it loaded. A section is claimed
 /// once, so no image's modules are registered twice, by two hosts or by a
 /// plugin that turns out to be loaded already.
-enum RegisteredSections {
+package enum RegisteredSections {
     // An array: a process has a few dozen images, and a Set's first use
     // would look up UInt's Hashable conformance, which scans every image's
     // conformance records: most of a first discovery's time.
     private static let starts = Locked<[UInt]>([])
 
     /// Claims the section of `image`; `false` if it is claimed already.
-    static func claim(_ image: LoadedImage) -> Bool {
+    package static func claim(_ image: LoadedImage) -> Bool {
         starts.withLock { starts in
             guard !starts.contains(image.sectionIdentity) else { return false }
             starts.append(image.sectionIdentity)
@@ -19,7 +19,7 @@ enum RegisteredSections {
         }
     }
 
-    static func release(_ image: LoadedImage) {
+    package static func release(_ image: LoadedImage) {
         starts.withLock { $0.removeAll { $0 == image.sectionIdentity } }
     }
 }

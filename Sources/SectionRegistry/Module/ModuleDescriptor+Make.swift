@@ -1,0 +1,44 @@
+import CSectionRegistry
+
+extension ModuleDescriptor {
+    /// Declares a module in Swift, for tests and for hosts that assemble
+    /// some modules by hand. Linked modules come from their records; see
+    /// ``ModuleRegistry/linked()``.
+    public init(
+        name: String,
+        level: ModuleLevel = .feature,
+        priority: Int = 0,
+        after dependencies: [String] = [],
+        startsConcurrently: Bool = false,
+        make: @escaping @Sendable () -> any AppModule
+    ) {
+        self.init(name: name, level: level, priority: priority, after: dependencies,
+                  startsConcurrently: startsConcurrently, makeHandle: { AppModuleHandle(make()) })
+    }
+
+    /// Creates a new instance of the module with its factory.
+    ///
+    /// Every call makes a new instance; keeping one is the caller's choice.
+    ///
+    /// - Throws: ``FactoryError`` when a record's factory is not a function
+    ///   that returns an ``AppModuleHandle`` of this SectionRegistry.
+    public func makeModule() throws(FactoryError) -> any AppModule {
+        switch factory {
+        case .record(let factory): try AppModuleHandle.make(with: factory, module: name)
+        case .swift(let makeHandle): try AppModuleHandle.take(makeHandle(), module: name, factory: nil)
+        }
+    }
+}
+
+extension ModuleRegistry {
+    /// Creates a new instance of the module registered under `name`.
+    ///
+    /// - Throws: ``UnknownModuleError`` naming the module and listing the
+    ///   linked ones; ``FactoryError`` when its factory is not one.
+    public func makeModule(named name: String) throws -> any AppModule {
+        guard let module = self[name] else {
+            throw UnknownModuleError(name: name, knownNames: modules.map(\.name))
+        }
+        return try module.makeModule()
+    }
+}
