@@ -25,7 +25,12 @@ extension ModuleHost {
         return .handled(by: report.modules[report.outcomes.count - 1], reply: reply, report: report)
     }
 
-    /// Asks the modules one after the other until `stopsAfter` says so.
+    /// Asks the modules one after the other until `stopsAfter` says so: the
+    /// one path of ``broadcast(_:)`` and ``firstHandler(for:)``.
+    ///
+    /// A handler that cannot suspend is called right in this loop, with no
+    /// async frame between the dispatch and the module's code, unless the
+    /// host times handlers.
     @inlinable
     nonisolated func askInTurn<Event: ModuleEvent>(
         _ event: Event, stopsAfter: (EventOutcome<Event.Reply>) -> Bool
@@ -36,11 +41,17 @@ extension ModuleHost {
         var outcomes: [EventOutcome<Event.Reply>] = []
         outcomes.reserveCapacity(handlers.count)
         var settlements: [Int: OneShot<EventOutcome<Event.Reply>>] = [:]
-        for index in handlers.indices {
-            let answer = await handlers[index].answer(event, timeLimit: timeLimit, inline: true, timings: timings)
-            outcomes.append(answer.outcome)
-            if let settlement = answer.settlement { settlements[index] = settlement }
-            if stopsAfter(answer.outcome) { break }
+        for handler in handlers {
+            let outcome: EventOutcome<Event.Reply>
+            if timings == nil, let now = handler.answerNow(event) {
+                outcome = now
+            } else {
+                let answer = await handler.answer(event, timeLimit: timeLimit, inline: true, timings: timings)
+                if let settlement = answer.settlement { settlements[outcomes.count] = settlement }
+                outcome = answer.outcome
+            }
+            outcomes.append(outcome)
+            if stopsAfter(outcome) { break }
         }
         return DispatchReport(modules: modules, outcomes: outcomes, settlements: settlements)
     }
@@ -56,12 +67,11 @@ extension ModuleHost {
         let (handlers, modules) = shared.handlers.handlers(for: Event.self)
         let timeLimit = Event.answerTimeLimit ?? configuration.answerTimeLimit
         let timings = shared.eventTimingsIfEnabled
-        typealias Answer = (outcome: EventOutcome<Event.Reply>, settlement: OneShot<EventOutcome<Event.Reply>>?)
-        let answers = await withTaskGroup(of: (Int, Answer).self) { group in
+        let answers = await withTaskGroup(of: (Int, HandlerAnswer<Event.Reply>).self) { group in
             for (index, handler) in handlers.enumerated() {
                 group.addTask { (index, await handler.answer(event, timeLimit: timeLimit, inline: false, timings: timings)) }
             }
-            var answers = [Answer?](repeating: nil, count: handlers.count)
+            var answers = [HandlerAnswer<Event.Reply>?](repeating: nil, count: handlers.count)
             for await (index, answer) in group { answers[index] = answer }
             return answers.map { $0! }
         }
