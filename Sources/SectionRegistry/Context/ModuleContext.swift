@@ -76,7 +76,7 @@ public struct ModuleContext: Sendable {
     /// one: a dispatch calls it as a plain function.
     public func on<Event: ModuleEvent>(_ type: Event.Type, perform handler: @escaping @Sendable (Event) throws -> Void)
     where Event.Reply == Void {
-        add(.now(.performing(handler, handled: .handled(()))))
+        add(.now(.performing(handler, reply: ())))
     }
 
     /// Handles `Event` with an answer given later through `responder`, from

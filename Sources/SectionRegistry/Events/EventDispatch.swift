@@ -10,8 +10,8 @@ extension ModuleHost {
     /// ``ModuleEvent/stopsAtFailure``.
     @inlinable
     public nonisolated func broadcast<Event: ModuleEvent>(_ event: Event) async -> DispatchReport<Event.Reply> {
-        await askInTurn(event) { outcome in
-            if case .failed = outcome { Event.stopsAtFailure } else { false }
+        await askInTurn(event) { answer in
+            if case .failed = answer { Event.stopsAtFailure } else { false }
         }
     }
 
@@ -20,9 +20,9 @@ extension ModuleHost {
     /// that none did.
     @inlinable
     public nonisolated func firstHandler<Event: ModuleEvent>(for event: Event) async -> FirstHandlerResult<Event.Reply> {
-        let report = await askInTurn(event) { $0.reply != nil }
-        guard let last = report.outcomes.last, let reply = last.reply else { return .unhandled(report: report) }
-        return .handled(by: report.modules[report.outcomes.count - 1], reply: reply, report: report)
+        let report = await askInTurn(event) { if case .handled = $0 { true } else { false } }
+        guard case .handled(let reply) = report.asked.last else { return .unhandled(report: report) }
+        return .handled(by: report.modules[report.asked.count - 1], reply: reply, report: report)
     }
 
     /// Asks the modules one after the other until `stopsAfter` says so: the
@@ -33,27 +33,26 @@ extension ModuleHost {
     /// host times handlers.
     @inlinable
     nonisolated func askInTurn<Event: ModuleEvent>(
-        _ event: Event, stopsAfter: (EventOutcome<Event.Reply>) -> Bool
+        _ event: Event, stopsAfter: (DispatchReport<Event.Reply>.Answer) -> Bool
     ) async -> DispatchReport<Event.Reply> {
         let (handlers, modules) = shared.handlers.handlers(for: Event.self)
         let timeLimit = Event.answerTimeLimit ?? configuration.answerTimeLimit
         let timings = shared.eventTimingsIfEnabled
-        var outcomes: [EventOutcome<Event.Reply>] = []
-        outcomes.reserveCapacity(handlers.count)
-        var settlements: [Int: OneShot<EventOutcome<Event.Reply>>] = [:]
+        var report = DispatchReport<Event.Reply>(modules: modules)
         for handler in handlers {
-            let outcome: EventOutcome<Event.Reply>
-            if timings == nil, let now = handler.answerNow(event) {
-                outcome = now
+            if timings == nil, case .now(let handler) = handler.body {
+                do {
+                    report.append(reply: try handler.reply(to: event))
+                } catch {
+                    report.append(failure: error)
+                }
             } else {
                 let answer = await handler.answer(event, timeLimit: timeLimit, inline: true, timings: timings)
-                if let settlement = answer.settlement { settlements[outcomes.count] = settlement }
-                outcome = answer.outcome
+                report.append(answer.outcome, settlement: answer.settlement)
             }
-            outcomes.append(outcome)
-            if stopsAfter(outcome) { break }
+            if stopsAfter(report.asked[report.asked.count - 1]) { break }
         }
-        return DispatchReport(modules: modules, outcomes: outcomes, settlements: settlements)
+        return report
     }
 
     /// Asks every module that handles `event` at once and returns their
@@ -75,8 +74,8 @@ extension ModuleHost {
             for await (index, answer) in group { answers[index] = answer }
             return answers.map { $0! }
         }
-        var settlements: [Int: OneShot<EventOutcome<Event.Reply>>] = [:]
-        for (index, answer) in answers.enumerated() { settlements[index] = answer.settlement }
-        return DispatchReport(modules: modules, outcomes: answers.map(\.outcome), settlements: settlements)
+        var report = DispatchReport<Event.Reply>(modules: modules)
+        for answer in answers { report.append(answer.outcome, settlement: answer.settlement) }
+        return report
     }
 }

@@ -20,20 +20,26 @@ struct EventHandler<Event: ModuleEvent>: Sendable {
     enum Immediate: Sendable {
         /// Returns the reply, or `nil` to decline.
         case replying(@Sendable (Event) throws -> Event.Reply?)
-        /// Always handles an event without a reply; `handled` is
-        /// `.handled(())`, made where the compiler knows `Reply` is `Void`.
-        case performing(@Sendable (Event) throws -> Void, handled: EventOutcome<Event.Reply>)
+        /// Always handles an event without a reply; `reply` is `()`, made
+        /// where the compiler knows `Reply` is `Void`.
+        case performing(@Sendable (Event) throws -> Void, reply: Event.Reply)
+
+        /// The module's reply, or `nil` if it declined.
+        @inlinable
+        func reply(to event: Event) throws -> Event.Reply? {
+            switch self {
+            case .replying(let handle):
+                return try handle(event)
+            case .performing(let handle, let reply):
+                try handle(event)
+                return reply
+            }
+        }
 
         @inlinable
         func outcome(for event: Event) -> EventOutcome<Event.Reply> {
             do {
-                switch self {
-                case .replying(let handle):
-                    return try handle(event).map { .handled($0) } ?? .declined
-                case .performing(let handle, let handled):
-                    try handle(event)
-                    return handled
-                }
+                return try reply(to: event).map { .handled($0) } ?? .declined
             } catch {
                 return .failed(error)
             }
@@ -52,13 +58,6 @@ struct EventHandler<Event: ModuleEvent>: Sendable {
 typealias HandlerAnswer<Reply: Sendable> = (outcome: EventOutcome<Reply>, settlement: OneShot<EventOutcome<Reply>>?)
 
 extension EventHandler {
-    /// The outcome, if the handler cannot suspend: then it is called right
-    /// here. `nil` for a handler that can.
-    @inlinable
-    func answerNow(_ event: Event) -> EventOutcome<Event.Reply>? {
-        if case .now(let handler) = body { handler.outcome(for: event) } else { nil }
-    }
-
     /// Asks the module and waits for its answer.
     ///
     /// With `inline`, the handler is called and awaited, as a hand-written
