@@ -39,15 +39,17 @@ extension ModuleHost {
         let timeLimit = Event.answerTimeLimit ?? configuration.answerTimeLimit
         let timings = shared.eventTimingsIfEnabled
         var report = DispatchReport<Event.Reply>(modules: modules)
-        for handler in handlers {
-            if timings == nil, case .now(let handler) = handler.body {
+        // By index, not by element: the loop reads the handler in place
+        // instead of copying each one out with its module's name.
+        for index in handlers.indices {
+            if timings == nil, case .now(let handler) = handlers[index].body {
                 do {
                     report.append(reply: try handler.reply(to: event))
                 } catch {
                     report.append(failure: error)
                 }
             } else {
-                let answer = await handler.answer(event, timeLimit: timeLimit, inline: true, timings: timings)
+                let answer = await handlers[index].answer(event, timeLimit: timeLimit, inline: true, timings: timings)
                 report.append(answer.outcome, settlement: answer.settlement)
             }
             if stopsAfter(report.asked[report.asked.count - 1]) { break }
