@@ -39,19 +39,16 @@ extension ModuleHost {
         let timeLimit = Event.answerTimeLimit ?? configuration.answerTimeLimit
         let timings = shared.eventTimingsIfEnabled
         var report = DispatchReport<Event.Reply>(modules: modules)
-        // By index, not by element: the loop reads the handler in place
-        // instead of copying each one out with its module's name.
-        for index in handlers.indices {
-            if timings == nil, case .now(let handler) = handlers[index].body {
-                do {
-                    report.append(reply: try handler.reply(to: event))
-                } catch {
-                    report.append(failure: error)
-                }
-            } else {
-                let answer = await handlers[index].answer(event, timeLimit: timeLimit, inline: true, timings: timings)
-                report.append(answer.outcome, settlement: answer.settlement)
+        var index = 0
+        while index < handlers.count {
+            if timings == nil {
+                let run = report.askNow(handlers, from: index, event, stopsAfter: stopsAfter)
+                guard !run.stopped, run.next < handlers.count else { break }
+                index = run.next
             }
+            let answer = await handlers[index].answer(event, timeLimit: timeLimit, inline: true, timings: timings)
+            report.append(answer.outcome, settlement: answer.settlement)
+            index += 1
             if stopsAfter(report.asked[report.asked.count - 1]) { break }
         }
         return report
@@ -79,5 +76,33 @@ extension ModuleHost {
         var report = DispatchReport<Event.Reply>(modules: modules)
         for answer in answers { report.append(answer.outcome, settlement: answer.settlement) }
         return report
+    }
+}
+
+extension DispatchReport {
+    /// Asks the handlers from `start` on that cannot suspend, in turn, up to
+    /// the first that can, or until `stopsAfter` says so.
+    ///
+    /// Synchronous, so that each handler is read in place and called as a
+    /// plain function: nothing is copied out of the list or kept in an async
+    /// frame between one module and the next.
+    ///
+    /// - Returns: the index of the first handler not asked, and whether
+    ///   `stopsAfter` stopped the run.
+    @inlinable
+    mutating func askNow<Event: ModuleEvent>(
+        _ handlers: [EventHandler<Event>], from start: Int, _ event: Event, stopsAfter: (Answer) -> Bool
+    ) -> (next: Int, stopped: Bool) where Event.Reply == Reply {
+        var index = start
+        while index < handlers.count, case .now(let handle) = handlers[index].body {
+            do {
+                append(reply: try handle(event))
+            } catch {
+                append(failure: error)
+            }
+            index += 1
+            if stopsAfter(asked[asked.count - 1]) { return (index, true) }
+        }
+        return (index, false)
     }
 }

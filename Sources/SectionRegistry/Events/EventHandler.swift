@@ -3,47 +3,17 @@
 struct EventHandler<Event: ModuleEvent>: Sendable {
     @usableFromInline
     enum Body: Sendable {
-        /// A handler that cannot suspend: a dispatch calls it as a plain
-        /// function, with no async frame and no hop to an executor.
-        case now(Immediate)
+        /// A handler that cannot suspend: returns the reply, or `nil` to
+        /// decline. A dispatch calls it as a plain function, with no async
+        /// frame and no hop to an executor.
+        case now(@Sendable (Event) throws -> Event.Reply?)
         /// Returns the reply, or `nil` to decline.
         case direct(@Sendable (Event) async throws -> Event.Reply?)
-        /// Always handles an event without a reply (see
-        /// ``Immediate/performing(_:handled:)``).
+        /// Always handles an event without a reply; `handled` is
+        /// `.handled(())`, made where the compiler knows `Reply` is `Void`.
         case performing(@Sendable (Event) async throws -> Void, handled: EventOutcome<Event.Reply>)
         /// Answers through the responder, now or later.
         case deferred(@Sendable (Event, EventResponder<Event.Reply>) async throws -> Void)
-    }
-
-    /// A handler that answers without suspending.
-    @usableFromInline
-    enum Immediate: Sendable {
-        /// Returns the reply, or `nil` to decline.
-        case replying(@Sendable (Event) throws -> Event.Reply?)
-        /// Always handles an event without a reply; `reply` is `()`, made
-        /// where the compiler knows `Reply` is `Void`.
-        case performing(@Sendable (Event) throws -> Void, reply: Event.Reply)
-
-        /// The module's reply, or `nil` if it declined.
-        @inlinable
-        func reply(to event: Event) throws -> Event.Reply? {
-            switch self {
-            case .replying(let handle):
-                return try handle(event)
-            case .performing(let handle, let reply):
-                try handle(event)
-                return reply
-            }
-        }
-
-        @inlinable
-        func outcome(for event: Event) -> EventOutcome<Event.Reply> {
-            do {
-                return try reply(to: event).map { .handled($0) } ?? .declined
-            } catch {
-                return .failed(error)
-            }
-        }
     }
 
     @usableFromInline let module: String
@@ -80,8 +50,8 @@ extension EventHandler {
         guard inline else { return await answerInTask(event, timeLimit: timeLimit) }
         do {
             switch body {
-            case .now(let handler):
-                return (handler.outcome(for: event), nil)
+            case .now(let handle):
+                return (try handle(event).map { .handled($0) } ?? .declined, nil)
             case .direct(let handle):
                 return (try await handle(event).map { .handled($0) } ?? .declined, nil)
             case .performing(let handle, let handled):
@@ -102,8 +72,8 @@ extension EventHandler {
         Task {
             do {
                 switch body {
-                case .now(let handler):
-                    settlement.fulfil(handler.outcome(for: event))
+                case .now(let handle):
+                    if let reply = try handle(event) { responder.respond(reply) } else { responder.decline() }
                 case .direct(let handle):
                     if let reply = try await handle(event) { responder.respond(reply) } else { responder.decline() }
                 case .performing(let handle, let handled):
