@@ -1,42 +1,69 @@
-/// The handlers of one event type, in start order, and their modules' names:
-/// two flat arrays, already of the event's own type, that a dispatch takes
-/// as they are.
+/// The handlers of one event type as a dispatch takes them: flat arrays of
+/// the event's own handler type, in start order, and their modules' names.
+/// Immutable, so that a dispatch reads it without the lock and without
+/// copying.
+@usableFromInline
+final class HandlerTable<Event: ModuleEvent>: Sendable {
+    @usableFromInline let handlers: [EventHandler<Event>]
+    @usableFromInline let modules: [String]
+
+    init(handlers: [EventHandler<Event>], modules: [String]) {
+        self.handlers = handlers
+        self.modules = modules
+    }
+}
+
+/// The handlers of one event type as modules register and forget them.
 ///
 /// Unchecked: reached only under the lock of the ``EventHandlers`` that
-/// holds it; a dispatch takes copies of the arrays.
-private final class HandlerList<Event: ModuleEvent>: RemovableHandlers, @unchecked Sendable {
-    var handlers: [EventHandler<Event>] = []
-    var modules: [String] = []
+/// holds it.
+private final class HandlerList<Event: ModuleEvent>: EventHandlerList, @unchecked Sendable {
+    private var handlers: [EventHandler<Event>] = []
+    private var modules: [String] = []
+    /// The table of the current handlers, made by the first dispatch after a
+    /// change.
+    private var current: HandlerTable<Event>?
 
     func insert(_ handler: EventHandler<Event>) {
         // Handlers mostly arrive in rank order: look for the place from the end.
         let position = handlers.lastIndex { $0.rank <= handler.rank }.map { $0 + 1 } ?? 0
         handlers.insert(handler, at: position)
         modules.insert(handler.module, at: position)
+        current = nil
     }
 
     func removeHandlers(of module: String) {
         handlers.removeAll { $0.module == module }
         modules.removeAll { $0 == module }
+        current = nil
+    }
+
+    func table() -> AnyObject {
+        if let current { return current }
+        let table = HandlerTable(handlers: handlers, modules: modules)
+        current = table
+        return table
     }
 }
 
-/// A ``HandlerList`` of any event type. A class, so that the table can hand
-/// out the list of a known event type without a dynamic cast.
-private protocol RemovableHandlers: AnyObject, Sendable {
+/// A ``HandlerList`` of any event type.
+private protocol EventHandlerList: AnyObject, Sendable {
     func removeHandlers(of module: String)
+    /// The ``HandlerTable`` of the list's event type.
+    func table() -> AnyObject
 }
 
 /// Every module's event handlers, by event type: the one dispatcher that
 /// lifecycle, custom and signal events all go through.
 @usableFromInline
 final class EventHandlers: Sendable {
-    private let lists = Locked<[ObjectIdentifier: any RemovableHandlers]>([:])
+    private let lists = Locked<[ObjectIdentifier: any EventHandlerList]>([:])
 
     func add<Event>(_ handler: EventHandler<Event>) {
         lists.withLock { lists in
             let key = ObjectIdentifier(Event.self)
             if let list = lists[key] {
+                // The key is the event type: the list under it is of that type.
                 unsafeDowncast(list, to: HandlerList<Event>.self).insert(handler)
             } else {
                 let list = HandlerList<Event>()
@@ -54,13 +81,21 @@ final class EventHandlers: Sendable {
 
     /// A snapshot: handlers added or removed later do not change a dispatch
     /// already under way.
-    @usableFromInline
+    ///
+    /// Inlinable, so that it is specialized for the event type: no generic
+    /// metadata is looked up per dispatch.
+    @inlinable
     func handlers<Event>(for _: Event.Type) -> (handlers: [EventHandler<Event>], modules: [String]) {
-        lists.withLock { lists in
-            // The key is the event type: the list under it is of that type.
-            guard let list = lists[ObjectIdentifier(Event.self)] else { return ([], []) }
-            let handlers = unsafeDowncast(list, to: HandlerList<Event>.self)
-            return (handlers.handlers, handlers.modules)
-        }
+        guard let table = table(of: ObjectIdentifier(Event.self)) else { return ([], []) }
+        // The key is the event type: the table under it is of that type.
+        let handlers = unsafeDowncast(table, to: HandlerTable<Event>.self)
+        return (handlers.handlers, handlers.modules)
+    }
+
+    /// The ``HandlerTable`` of the event type `event` identifies, if any
+    /// module handles it.
+    @usableFromInline
+    func table(of event: ObjectIdentifier) -> AnyObject? {
+        lists.withLock { $0[event]?.table() }
     }
 }
