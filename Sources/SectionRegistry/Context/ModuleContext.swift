@@ -62,7 +62,7 @@ public struct ModuleContext: Sendable {
     /// to leave it to the modules after this one. A closure that does not
     /// `await` is taken as this one: a dispatch calls it as a plain function.
     public func on<Event: ModuleEvent>(_ type: Event.Type, reply handler: @escaping @Sendable (Event) throws -> Event.Reply?) {
-        add(.now(handler))
+        add(.replyingNow(handler))
     }
 
     /// Handles `Event`, which has no reply: the module always handles it.
@@ -76,12 +76,7 @@ public struct ModuleContext: Sendable {
     /// one: a dispatch calls it as a plain function.
     public func on<Event: ModuleEvent>(_ type: Event.Type, perform handler: @escaping @Sendable (Event) throws -> Void)
     where Event.Reply == Void {
-        // Made a replying handler, so that every handler that cannot suspend
-        // has one type and the dispatch calls it without unpacking a case.
-        add(.now { event in
-            try handler(event)
-            return ()
-        })
+        add(.performingNow(handler, reply: ()))
     }
 
     /// Handles `Event` with an answer given later through `responder`, from

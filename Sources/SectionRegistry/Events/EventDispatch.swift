@@ -94,9 +94,17 @@ extension DispatchReport {
         _ handlers: [EventHandler<Event>], from start: Int, _ event: Event, stopsAfter: (Answer) -> Bool
     ) -> (next: Int, stopped: Bool) where Event.Reply == Reply {
         var index = start
-        while index < handlers.count, case .now(let handle) = handlers[index].body {
+        while index < handlers.count {
             do {
-                append(reply: try handle(event))
+                switch handlers[index].body {
+                case .replyingNow(let handle):
+                    append(reply: try handle(event))
+                case .performingNow(let handle, let reply):
+                    try handle(event)
+                    append(reply: reply)
+                case .direct, .performing, .deferred:
+                    return (index, false)
+                }
             } catch {
                 append(failure: error)
             }

@@ -3,10 +3,13 @@
 struct EventHandler<Event: ModuleEvent>: Sendable {
     @usableFromInline
     enum Body: Sendable {
-        /// A handler that cannot suspend: returns the reply, or `nil` to
-        /// decline. A dispatch calls it as a plain function, with no async
-        /// frame and no hop to an executor.
-        case now(@Sendable (Event) throws -> Event.Reply?)
+        /// Returns the reply, or `nil` to decline, without suspending. A
+        /// dispatch calls it as a plain function, with no async frame and no
+        /// hop to an executor.
+        case replyingNow(@Sendable (Event) throws -> Event.Reply?)
+        /// Always handles an event without a reply, without suspending;
+        /// `reply` is `()`, made where the compiler knows `Reply` is `Void`.
+        case performingNow(@Sendable (Event) throws -> Void, reply: Event.Reply)
         /// Returns the reply, or `nil` to decline.
         case direct(@Sendable (Event) async throws -> Event.Reply?)
         /// Always handles an event without a reply; `handled` is
@@ -50,8 +53,11 @@ extension EventHandler {
         guard inline else { return await answerInTask(event, timeLimit: timeLimit) }
         do {
             switch body {
-            case .now(let handle):
+            case .replyingNow(let handle):
                 return (try handle(event).map { .handled($0) } ?? .declined, nil)
+            case .performingNow(let handle, let reply):
+                try handle(event)
+                return (.handled(reply), nil)
             case .direct(let handle):
                 return (try await handle(event).map { .handled($0) } ?? .declined, nil)
             case .performing(let handle, let handled):
@@ -72,8 +78,11 @@ extension EventHandler {
         Task {
             do {
                 switch body {
-                case .now(let handle):
+                case .replyingNow(let handle):
                     if let reply = try handle(event) { responder.respond(reply) } else { responder.decline() }
+                case .performingNow(let handle, let reply):
+                    try handle(event)
+                    responder.respond(reply)
                 case .direct(let handle):
                     if let reply = try await handle(event) { responder.respond(reply) } else { responder.decline() }
                 case .performing(let handle, let handled):
