@@ -83,9 +83,9 @@ extension DispatchReport {
     /// Asks the handlers from `start` on that cannot suspend, in turn, up to
     /// the first that can, or until `stopsAfter` says so.
     ///
-    /// Synchronous, so that each handler is read in place and called as a
-    /// plain function: nothing is copied out of the list or kept in an async
-    /// frame between one module and the next.
+    /// Synchronous, so that each handler is read by index and called as a
+    /// plain function: nothing is kept in an async frame between one module
+    /// and the next.
     ///
     /// - Returns: the index of the first handler not asked, and whether
     ///   `stopsAfter` stopped the run.

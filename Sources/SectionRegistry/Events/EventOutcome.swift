@@ -100,7 +100,6 @@ public struct DispatchReport<Reply: Sendable>: Sendable {
     }
 
     /// The outcome of the module at `index` among those asked.
-    @usableFromInline
     func outcome(at index: Int) -> EventOutcome<Reply> {
         switch asked[index] {
         case .handled(let reply): .handled(reply)
