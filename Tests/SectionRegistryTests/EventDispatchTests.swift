@@ -88,6 +88,31 @@ struct Quick: ModuleEvent {
         #expect(report.answers.map(\.module) == ["A", "B"])
     }
 
+    /// Handlers that cannot suspend are called in the dispatch's own loop,
+    /// the others awaited one at a time: mixed, they answer in start order,
+    /// and a first-handler dispatch stops at the first reply, of either kind.
+    @Test func handlersThatSuspendAndHandlersThatCannotAnswerInStartOrder() async throws {
+        let host = try await host([
+            ("A", { $0.on(Ping.self) { _ in nil } }),
+            ("B", { $0.on(Ping.self) { _ in await Task.yield(); return nil } }),
+            ("C", { $0.on(Ping.self) { _, responder in responder.decline() } }),
+            ("D", { $0.on(Ping.self) { "D:\($0.payload)" } }),
+            ("E", { $0.on(Ping.self) { _ in await Task.yield(); return "E" } }),
+            ("F", { $0.on(Ping.self) { _ in throw ScriptError(module: "F", phase: .start) } }),
+        ])
+        let broadcast = await host.broadcast(Ping(payload: 3))
+        #expect(broadcast.answers.map(\.module) == ["A", "B", "C", "D", "E", "F"])
+        #expect(broadcast.replies.map(\.reply) == ["D:3", "E"])
+        #expect(broadcast.failures.map(\.module) == ["F"])
+        guard case .handled(let module, let reply, let report) = await host.firstHandler(for: Ping(payload: 4)) else {
+            Issue.record("not handled")
+            return
+        }
+        #expect(module == "D")
+        #expect(reply == "D:4")
+        #expect(report.notReached == ["E", "F"])
+    }
+
     @Test func gatherMergesAnswersOnceIgnoringASecondAnswerAndTimingOutAMissingOne() async throws {
         let answeredTwice = OneShot<Void>()
         let host = try await host([

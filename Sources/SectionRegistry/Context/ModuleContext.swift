@@ -55,13 +55,28 @@ public struct ModuleContext: Sendable {
     /// Handles `Event`, answering with a reply or `nil` to leave it to the
     /// modules after this one.
     public func on<Event: ModuleEvent>(_ type: Event.Type, reply handler: @escaping @Sendable (Event) async throws -> Event.Reply?) {
-        host.handlers.add(EventHandler(module: moduleName, rank: rank, body: .direct(handler)))
+        add(.direct(handler))
+    }
+
+    /// Handles `Event` without suspending, answering with a reply or `nil`
+    /// to leave it to the modules after this one. A closure that does not
+    /// `await` is taken as this one: a dispatch calls it as a plain function.
+    public func on<Event: ModuleEvent>(_ type: Event.Type, reply handler: @escaping @Sendable (Event) throws -> Event.Reply?) {
+        add(.replyingNow(handler))
     }
 
     /// Handles `Event`, which has no reply: the module always handles it.
     public func on<Event: ModuleEvent>(_ type: Event.Type, perform handler: @escaping @Sendable (Event) async throws -> Void)
     where Event.Reply == Void {
-        host.handlers.add(EventHandler(module: moduleName, rank: rank, body: .performing(handler, handled: .handled(()))))
+        add(.performing(handler, handled: .handled(())))
+    }
+
+    /// Handles `Event`, which has no reply, without suspending: the module
+    /// always handles it. A closure that does not `await` is taken as this
+    /// one: a dispatch calls it as a plain function.
+    public func on<Event: ModuleEvent>(_ type: Event.Type, perform handler: @escaping @Sendable (Event) throws -> Void)
+    where Event.Reply == Void {
+        add(.performingNow(handler, reply: ()))
     }
 
     /// Handles `Event` with an answer given later through `responder`, from
@@ -70,6 +85,10 @@ public struct ModuleContext: Sendable {
         _ type: Event.Type,
         answer handler: @escaping @Sendable (Event, EventResponder<Event.Reply>) async throws -> Void
     ) {
-        host.handlers.add(EventHandler(module: moduleName, rank: rank, body: .deferred(handler)))
+        add(.deferred(handler))
+    }
+
+    private func add<Event>(_ body: EventHandler<Event>.Body) {
+        host.handlers.add(EventHandler(module: moduleName, rank: rank, body: body))
     }
 }

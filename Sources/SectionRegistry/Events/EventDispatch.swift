@@ -10,8 +10,8 @@ extension ModuleHost {
     /// ``ModuleEvent/stopsAtFailure``.
     @inlinable
     public nonisolated func broadcast<Event: ModuleEvent>(_ event: Event) async -> DispatchReport<Event.Reply> {
-        await askInTurn(event) { outcome in
-            if case .failed = outcome { Event.stopsAtFailure } else { false }
+        await askInTurn(event) { answer in
+            if case .failed = answer { Event.stopsAtFailure } else { false }
         }
     }
 
@@ -20,29 +20,38 @@ extension ModuleHost {
     /// that none did.
     @inlinable
     public nonisolated func firstHandler<Event: ModuleEvent>(for event: Event) async -> FirstHandlerResult<Event.Reply> {
-        let report = await askInTurn(event) { $0.reply != nil }
-        guard let last = report.outcomes.last, let reply = last.reply else { return .unhandled(report: report) }
-        return .handled(by: report.modules[report.outcomes.count - 1], reply: reply, report: report)
+        let report = await askInTurn(event) { if case .handled = $0 { true } else { false } }
+        guard case .handled(let reply) = report.asked.last else { return .unhandled(report: report) }
+        return .handled(by: report.modules[report.asked.count - 1], reply: reply, report: report)
     }
 
-    /// Asks the modules one after the other until `stopsAfter` says so.
+    /// Asks the modules one after the other until `stopsAfter` says so: the
+    /// one path of ``broadcast(_:)`` and ``firstHandler(for:)``.
+    ///
+    /// A handler that cannot suspend is called right in this loop, with no
+    /// async frame between the dispatch and the module's code, unless the
+    /// host times handlers.
     @inlinable
     nonisolated func askInTurn<Event: ModuleEvent>(
-        _ event: Event, stopsAfter: (EventOutcome<Event.Reply>) -> Bool
+        _ event: Event, stopsAfter: (DispatchReport<Event.Reply>.Answer) -> Bool
     ) async -> DispatchReport<Event.Reply> {
         let (handlers, modules) = shared.handlers.handlers(for: Event.self)
         let timeLimit = Event.answerTimeLimit ?? configuration.answerTimeLimit
         let timings = shared.eventTimingsIfEnabled
-        var outcomes: [EventOutcome<Event.Reply>] = []
-        outcomes.reserveCapacity(handlers.count)
-        var settlements: [Int: OneShot<EventOutcome<Event.Reply>>] = [:]
-        for index in handlers.indices {
+        var report = DispatchReport<Event.Reply>(modules: modules)
+        var index = 0
+        while index < handlers.count {
+            if timings == nil {
+                let run = report.askNow(handlers, from: index, event, stopsAfter: stopsAfter)
+                guard !run.stopped, run.next < handlers.count else { break }
+                index = run.next
+            }
             let answer = await handlers[index].answer(event, timeLimit: timeLimit, inline: true, timings: timings)
-            outcomes.append(answer.outcome)
-            if let settlement = answer.settlement { settlements[index] = settlement }
-            if stopsAfter(answer.outcome) { break }
+            report.append(answer.outcome, settlement: answer.settlement)
+            index += 1
+            if stopsAfter(report.asked[report.asked.count - 1]) { break }
         }
-        return DispatchReport(modules: modules, outcomes: outcomes, settlements: settlements)
+        return report
     }
 
     /// Asks every module that handles `event` at once and returns their
@@ -56,17 +65,52 @@ extension ModuleHost {
         let (handlers, modules) = shared.handlers.handlers(for: Event.self)
         let timeLimit = Event.answerTimeLimit ?? configuration.answerTimeLimit
         let timings = shared.eventTimingsIfEnabled
-        typealias Answer = (outcome: EventOutcome<Event.Reply>, settlement: OneShot<EventOutcome<Event.Reply>>?)
-        let answers = await withTaskGroup(of: (Int, Answer).self) { group in
+        let answers = await withTaskGroup(of: (Int, HandlerAnswer<Event.Reply>).self) { group in
             for (index, handler) in handlers.enumerated() {
                 group.addTask { (index, await handler.answer(event, timeLimit: timeLimit, inline: false, timings: timings)) }
             }
-            var answers = [Answer?](repeating: nil, count: handlers.count)
+            var answers = [HandlerAnswer<Event.Reply>?](repeating: nil, count: handlers.count)
             for await (index, answer) in group { answers[index] = answer }
             return answers.map { $0! }
         }
-        var settlements: [Int: OneShot<EventOutcome<Event.Reply>>] = [:]
-        for (index, answer) in answers.enumerated() { settlements[index] = answer.settlement }
-        return DispatchReport(modules: modules, outcomes: answers.map(\.outcome), settlements: settlements)
+        var report = DispatchReport<Event.Reply>(modules: modules)
+        for answer in answers { report.append(answer.outcome, settlement: answer.settlement) }
+        return report
+    }
+}
+
+extension DispatchReport {
+    /// Asks the handlers from `start` on that cannot suspend, in turn, up to
+    /// the first that can, or until `stopsAfter` says so.
+    ///
+    /// Synchronous, so that each handler is read by index and called as a
+    /// plain function: nothing is kept in an async frame between one module
+    /// and the next.
+    ///
+    /// - Returns: the index of the first handler not asked, and whether
+    ///   `stopsAfter` stopped the run.
+    @inlinable
+    mutating func askNow<Event: ModuleEvent>(
+        _ handlers: [EventHandler<Event>], from start: Int, _ event: Event, stopsAfter: (Answer) -> Bool
+    ) -> (next: Int, stopped: Bool) where Event.Reply == Reply {
+        var index = start
+        while index < handlers.count {
+            do {
+                switch handlers[index].body {
+                case .replyingNow(let handle):
+                    append(reply: try handle(event))
+                case .performingNow(let handle, let reply):
+                    try handle(event)
+                    append(reply: reply)
+                case .direct, .performing, .deferred:
+                    return (index, false)
+                }
+            } catch {
+                append(failure: error)
+            }
+            index += 1
+            if stopsAfter(asked[asked.count - 1]) { return (index, true) }
+        }
+        return (index, false)
     }
 }

@@ -1,140 +1,101 @@
-
-/// One module's handler for events of type `Event`.
+/// The handlers of one event type as a dispatch takes them: flat arrays of
+/// the event's own handler type, in start order, and their modules' names.
+/// Immutable, so that a dispatch reads it without the lock and without
+/// copying.
 @usableFromInline
-struct EventHandler<Event: ModuleEvent>: Sendable {
-    @usableFromInline
-    enum Body: Sendable {
-        /// Returns the reply, or `nil` to decline.
-        case direct(@Sendable (Event) async throws -> Event.Reply?)
-        /// Always handles an event without a reply; `handled` is
-        /// `.handled(())`, made where the compiler knows `Reply` is `Void`.
-        case performing(@Sendable (Event) async throws -> Void, handled: EventOutcome<Event.Reply>)
-        /// Answers through the responder, now or later.
-        case deferred(@Sendable (Event, EventResponder<Event.Reply>) async throws -> Void)
-    }
+final class HandlerTable<Event: ModuleEvent>: Sendable {
+    @usableFromInline let handlers: [EventHandler<Event>]
+    @usableFromInline let modules: [String]
 
-    @usableFromInline let module: String
-    /// The module's place in the start order: handlers run in this order.
-    let rank: Int
-    @usableFromInline let body: Body
+    init(handlers: [EventHandler<Event>], modules: [String]) {
+        self.handlers = handlers
+        self.modules = modules
+    }
 }
 
-/// The handlers of one event type, in start order, and their modules' names.
-private struct HandlerList<Event: ModuleEvent>: RemovableHandlers {
-    var handlers: [EventHandler<Event>] = []
-    var modules: [String] = []
+/// The handlers of one event type as modules register and forget them.
+///
+/// Unchecked: reached only under the lock of the ``EventHandlers`` that
+/// holds it.
+private final class HandlerList<Event: ModuleEvent>: EventHandlerList, @unchecked Sendable {
+    private var handlers: [EventHandler<Event>] = []
+    private var modules: [String] = []
+    /// The table of the current handlers, made by the first dispatch after a
+    /// change.
+    private var current: HandlerTable<Event>?
 
-    mutating func insert(_ handler: EventHandler<Event>) {
+    func insert(_ handler: EventHandler<Event>) {
         // Handlers mostly arrive in rank order: look for the place from the end.
         let position = handlers.lastIndex { $0.rank <= handler.rank }.map { $0 + 1 } ?? 0
         handlers.insert(handler, at: position)
         modules.insert(handler.module, at: position)
+        current = nil
     }
 
-    func removingHandlers(of module: String) -> any RemovableHandlers {
-        var list = HandlerList()
-        for handler in handlers where handler.module != module { list.insert(handler) }
-        return list
+    func removeHandlers(of module: String) {
+        handlers.removeAll { $0.module == module }
+        modules.removeAll { $0 == module }
+        current = nil
+    }
+
+    func table() -> AnyObject {
+        if let current { return current }
+        let table = HandlerTable(handlers: handlers, modules: modules)
+        current = table
+        return table
     }
 }
 
-private protocol RemovableHandlers: Sendable {
-    func removingHandlers(of module: String) -> any RemovableHandlers
+/// A ``HandlerList`` of any event type.
+private protocol EventHandlerList: AnyObject, Sendable {
+    func removeHandlers(of module: String)
+    /// The ``HandlerTable`` of the list's event type.
+    func table() -> AnyObject
 }
 
 /// Every module's event handlers, by event type: the one dispatcher that
 /// lifecycle, custom and signal events all go through.
 @usableFromInline
 final class EventHandlers: Sendable {
-    private let lists = Locked<[ObjectIdentifier: any RemovableHandlers]>([:])
+    private let lists = Locked<[ObjectIdentifier: any EventHandlerList]>([:])
 
     func add<Event>(_ handler: EventHandler<Event>) {
         lists.withLock { lists in
-            // Taken out of the table so that its arrays are not shared and grow
-            // in place.
-            var list = lists.removeValue(forKey: ObjectIdentifier(Event.self)) as? HandlerList<Event> ?? HandlerList()
-            list.insert(handler)
-            lists[ObjectIdentifier(Event.self)] = list
+            let key = ObjectIdentifier(Event.self)
+            if let list = lists[key] {
+                // The key is the event type: the list under it is of that type.
+                unsafeDowncast(list, to: HandlerList<Event>.self).insert(handler)
+            } else {
+                let list = HandlerList<Event>()
+                list.insert(handler)
+                lists[key] = list
+            }
         }
     }
 
     func removeHandlers(of module: String) {
         lists.withLock { lists in
-            lists = lists.mapValues { $0.removingHandlers(of: module) }
+            for list in lists.values { list.removeHandlers(of: module) }
         }
     }
 
     /// A snapshot: handlers added or removed later do not change a dispatch
     /// already under way.
-    @usableFromInline
-    func handlers<Event>(for _: Event.Type) -> (handlers: [EventHandler<Event>], modules: [String]) {
-        guard let list = lists.withLock({ $0[ObjectIdentifier(Event.self)] }) as? HandlerList<Event> else { return ([], []) }
-        return (list.handlers, list.modules)
-    }
-}
-
-extension EventHandler {
-    /// Asks the module and waits for its answer; `settlement` is set when
-    /// the answer came through a responder.
     ///
-    /// With `inline`, a direct handler is simply called and awaited, as a
-    /// hand-written loop would. Otherwise (and always for a deferred
-    /// handler) the handler runs in a task of its own and the answer is
-    /// awaited at most `timeLimit`, so that a hung handler cannot hold up
-    /// the dispatch. With `timings`, the time to the answer is recorded.
+    /// Inlinable, so that it is specialized for the event type: no generic
+    /// metadata is looked up per dispatch.
     @inlinable
-    func answer(
-        _ event: Event, timeLimit: Duration, inline: Bool, timings: EventTimings?
-    ) async -> (outcome: EventOutcome<Event.Reply>, settlement: OneShot<EventOutcome<Event.Reply>>?) {
-        guard let timings else { return await answer(event, timeLimit: timeLimit, inline: inline) }
-        let clock = ContinuousClock()
-        let start = clock.now
-        let answer = await answer(event, timeLimit: timeLimit, inline: inline)
-        timings.record(module: module, event: String(reflecting: Event.self), start: start, duration: start.duration(to: clock.now))
-        return answer
+    func handlers<Event>(for _: Event.Type) -> (handlers: [EventHandler<Event>], modules: [String]) {
+        guard let table = table(of: ObjectIdentifier(Event.self)) else { return ([], []) }
+        // The key is the event type: the table under it is of that type.
+        let handlers = unsafeDowncast(table, to: HandlerTable<Event>.self)
+        return (handlers.handlers, handlers.modules)
     }
 
-    @inlinable
-    func answer(
-        _ event: Event, timeLimit: Duration, inline: Bool
-    ) async -> (outcome: EventOutcome<Event.Reply>, settlement: OneShot<EventOutcome<Event.Reply>>?) {
-        guard inline else { return await answerInTask(event, timeLimit: timeLimit) }
-        do {
-            switch body {
-            case .direct(let handle):
-                return (try await handle(event).map { .handled($0) } ?? .declined, nil)
-            case .performing(let handle, let handled):
-                try await handle(event)
-                return (handled, nil)
-            case .deferred:
-                return await answerInTask(event, timeLimit: timeLimit)
-            }
-        } catch {
-            return (.failed(error), nil)
-        }
-    }
-
+    /// The ``HandlerTable`` of the event type `event` identifies, if any
+    /// module handles it.
     @usableFromInline
-    func answerInTask(
-        _ event: Event, timeLimit: Duration
-    ) async -> (outcome: EventOutcome<Event.Reply>, settlement: OneShot<EventOutcome<Event.Reply>>?) {
-        let settlement = OneShot<EventOutcome<Event.Reply>>()
-        let responder = EventResponder(answer: settlement)
-        Task {
-            do {
-                switch body {
-                case .direct(let handle):
-                    if let reply = try await handle(event) { responder.respond(reply) } else { responder.decline() }
-                case .performing(let handle, let handled):
-                    try await handle(event)
-                    responder.answer.fulfil(handled)
-                case .deferred(let handle):
-                    try await handle(event, responder)
-                }
-            } catch {
-                responder.fail(error)
-            }
-        }
-        return (await settlement.value(within: timeLimit) ?? .timedOut, settlement)
+    func table(of event: ObjectIdentifier) -> AnyObject? {
+        lists.withLock { $0[event]?.table() }
     }
 }

@@ -1,0 +1,100 @@
+/// One module's handler for events of type `Event`.
+@usableFromInline
+struct EventHandler<Event: ModuleEvent>: Sendable {
+    @usableFromInline
+    enum Body: Sendable {
+        /// Returns the reply, or `nil` to decline, without suspending. A
+        /// dispatch calls it as a plain function, with no async frame and no
+        /// hop to an executor.
+        case replyingNow(@Sendable (Event) throws -> Event.Reply?)
+        /// Always handles an event without a reply, without suspending;
+        /// `reply` is `()`, made where the compiler knows `Reply` is `Void`.
+        case performingNow(@Sendable (Event) throws -> Void, reply: Event.Reply)
+        /// Returns the reply, or `nil` to decline.
+        case direct(@Sendable (Event) async throws -> Event.Reply?)
+        /// Always handles an event without a reply; `handled` is
+        /// `.handled(())`, made where the compiler knows `Reply` is `Void`.
+        case performing(@Sendable (Event) async throws -> Void, handled: EventOutcome<Event.Reply>)
+        /// Answers through the responder, now or later.
+        case deferred(@Sendable (Event, EventResponder<Event.Reply>) async throws -> Void)
+    }
+
+    @usableFromInline let module: String
+    /// The module's place in the start order: handlers run in this order.
+    let rank: Int
+    @usableFromInline let body: Body
+}
+
+/// What a module answered, and the settlement when it answered through a
+/// responder (it counts the answers that came too late).
+@usableFromInline
+typealias HandlerAnswer<Reply: Sendable> = (outcome: EventOutcome<Reply>, settlement: OneShot<EventOutcome<Reply>>?)
+
+extension EventHandler {
+    /// Asks the module and waits for its answer.
+    ///
+    /// With `inline`, the handler is called and awaited, as a hand-written
+    /// loop would. Otherwise (and always for a deferred handler) the handler
+    /// runs in a task of its own and the answer is awaited at most
+    /// `timeLimit`, so that a hung handler cannot hold up the dispatch. With
+    /// `timings`, the time to the answer is recorded.
+    @inlinable
+    func answer(_ event: Event, timeLimit: Duration, inline: Bool, timings: EventTimings?) async -> HandlerAnswer<Event.Reply> {
+        guard let timings else { return await answer(event, timeLimit: timeLimit, inline: inline) }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let answer = await answer(event, timeLimit: timeLimit, inline: inline)
+        timings.record(module: module, event: String(reflecting: Event.self), start: start, duration: start.duration(to: clock.now))
+        return answer
+    }
+
+    @inlinable
+    func answer(_ event: Event, timeLimit: Duration, inline: Bool) async -> HandlerAnswer<Event.Reply> {
+        guard inline else { return await answerInTask(event, timeLimit: timeLimit) }
+        do {
+            switch body {
+            case .replyingNow(let handle):
+                return (try handle(event).map { .handled($0) } ?? .declined, nil)
+            case .performingNow(let handle, let reply):
+                try handle(event)
+                return (.handled(reply), nil)
+            case .direct(let handle):
+                return (try await handle(event).map { .handled($0) } ?? .declined, nil)
+            case .performing(let handle, let handled):
+                try await handle(event)
+                return (handled, nil)
+            case .deferred:
+                return await answerInTask(event, timeLimit: timeLimit)
+            }
+        } catch {
+            return (.failed(error), nil)
+        }
+    }
+
+    @usableFromInline
+    func answerInTask(_ event: Event, timeLimit: Duration) async -> HandlerAnswer<Event.Reply> {
+        let settlement = OneShot<EventOutcome<Event.Reply>>()
+        let responder = EventResponder(answer: settlement)
+        Task {
+            do {
+                switch body {
+                case .replyingNow(let handle):
+                    if let reply = try handle(event) { responder.respond(reply) } else { responder.decline() }
+                case .performingNow(let handle, let reply):
+                    try handle(event)
+                    responder.respond(reply)
+                case .direct(let handle):
+                    if let reply = try await handle(event) { responder.respond(reply) } else { responder.decline() }
+                case .performing(let handle, let handled):
+                    try await handle(event)
+                    settlement.fulfil(handled)
+                case .deferred(let handle):
+                    try await handle(event, responder)
+                }
+            } catch {
+                responder.fail(error)
+            }
+        }
+        return (await settlement.value(within: timeLimit) ?? .timedOut, settlement)
+    }
+}
