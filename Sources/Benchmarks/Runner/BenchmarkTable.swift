@@ -96,10 +96,11 @@ struct BenchmarkTable {
     /// it applies, "met" or "missed" after the value.
     private func row(_ label: String, _ target: Target?, unit: String, value: @escaping (Int) -> Double) -> Row {
         Row(label: target.map { "\(label) (\($0.label))" } ?? label) { n in
-            let measured = value(n)
-            let text = NumberText.grouped(measured, decimals: 1) + unit
+            // Judged on the value as shown: a "2.0x" is never "missed" against 2x.
+            let shown = (value(n) * 10).rounded() / 10
+            let text = NumberText.grouped(shown, decimals: 1) + unit
             guard let target, target.applies(to: n) else { return text }
-            return "\(text), \(target.isMet(by: measured) ? "met" : "missed")"
+            return "\(text), \(target.isMet(by: shown) ? "met" : "missed")"
         }
     }
 }
