@@ -74,6 +74,7 @@ if [[ $write_docs == true ]]; then
         echo "\`scripts/bench.sh ${counts[*]}\`, $(date -u +%Y-%m-%d):"
         echo
         echo "$table"
+        echo
     } >"$block"
     # Everything outside the markers stays; what is between them is replaced.
     awk -v begin="$begin_marker" -v end="$end_marker" -v block="$block" '
