@@ -19,7 +19,7 @@ struct BenchmarkTable {
             lines.append("| \(row.label) | " + counts.map(row.cell).joined(separator: " | ") + " |")
         }
         lines.append("")
-        lines.append("Medians: discovery over \(results.options.runs) processes (first calls) and 11 in-process samples (warm); "
+        lines.append("Medians: discovery over \(results.options.runs) process\(results.options.runs == 1 ? "" : "es") (first calls) and 11 in-process samples (warm); "
             + "start-up and whole app over \(results.options.startups) runs. \(MachineDescription.current).")
         return lines.joined(separator: "\n")
     }

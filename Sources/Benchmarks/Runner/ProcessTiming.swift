@@ -8,6 +8,7 @@ enum ProcessTiming {
     /// The standard output of `command` (path, then arguments), which must
     /// exit with status 0; its standard error passes through.
     static func output(of command: [String]) throws -> String {
+        try requireExecutable(command[0])
         let process = Process()
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
@@ -31,6 +32,7 @@ enum ProcessTiming {
     /// waitpid directly: Foundation's Process adds a monitoring thread and
     /// run-loop turns that would be counted in the program's time.
     static func milliseconds(running program: String) throws -> Double {
+        try requireExecutable(program)
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup(program), nil]
         let envp: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment.map { strdup("\($0)=\($1)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
@@ -51,9 +53,21 @@ enum ProcessTiming {
         return Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
     }
 
+    private static func requireExecutable(_ program: String) throws(RunnerError) {
+        guard FileManager.default.isExecutableFile(atPath: program) else {
+            throw RunnerError("no program \(program): scripts/bench.sh generates and builds the benchmark programs for the N it is given")
+        }
+    }
+
     /// The median whole-process time of `program` over `runs` runs, in milliseconds.
     static func medianMilliseconds(running program: String, runs: Int) throws -> Double {
         try (0..<runs).map { _ in try milliseconds(running: program) }.median
+    }
+
+    private static func requireExecutable(_ program: String) throws(RunnerError) {
+        guard FileManager.default.isExecutableFile(atPath: program) else {
+            throw RunnerError("no program \(program): scripts/bench.sh generates and builds the benchmark programs for the N it is given")
+        }
     }
 
     /// The median whole-process times of two programs over `runs` runs each,
