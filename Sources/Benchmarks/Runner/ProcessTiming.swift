@@ -64,12 +64,6 @@ enum ProcessTiming {
         try (0..<runs).map { _ in try milliseconds(running: program) }.median
     }
 
-    private static func requireExecutable(_ program: String) throws(RunnerError) {
-        guard FileManager.default.isExecutableFile(atPath: program) else {
-            throw RunnerError("no program \(program): scripts/bench.sh generates and builds the benchmark programs for the N it is given")
-        }
-    }
-
     /// The median whole-process times of two programs over `runs` runs each,
     /// run alternately so that both see the same machine, in milliseconds.
     static func interleavedMedianMilliseconds(_ first: String, _ second: String, runs: Int) throws -> (Double, Double) {
