@@ -17,7 +17,8 @@
 #   HostedAppN            the whole app: discovers the N modules, launches
 #                         them with a ModuleHost, stops them, exits
 #   HandAppN              the same N modules, created and started by a
-#                         hand-written main in a fixed order (seed 004)
+#                         hand-written main in a fixed order (an array
+#                         of services, each call forwarded by hand)
 #   StartupEmpty          returns at once; linked with SectionRegistry alone
 #   StartupPlain          returns at once; links nothing
 set -euo pipefail
@@ -42,7 +43,7 @@ for n in "$@"; do
     } >"$out/Sources/Records$n/records.c"
     {
         echo 'import SectionRegistry'
-        echo '/// What a hand-written main calls: the lifecycle of seed 004.'
+        echo '/// What a hand-written main calls: a start and a stop per service.'
         echo 'public protocol HandStarted { func begin() async; func end() async }'
         awk '{ print "public final class " $0 ": AppModule, HandStarted { public init() {}; public func begin() async {}; public func end() async {} }";
                print "@c(app_module_" $0 ") func make" $0 "() -> AppModuleHandle { AppModuleHandle(" $0 "()) }" }' <<<"$names"

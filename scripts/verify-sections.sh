@@ -3,20 +3,16 @@
 #
 # Checks with readelf alone, without running BINARY, that it carries the
 # SectionRegistry module records it should: the app_modules section exists,
-# is loaded at run time, holds whole 128-byte version-2 records with valid,
-# unique names, and holds at least one module (or every EXPECTED_NAME).
+# is loaded at run time, holds whole records of the current version with
+# valid, unique names, and holds at least one module (or every EXPECTED_NAME).
 #
 # Prints the module names, sorted, one per line on stdout; a summary and any
 # problem go to stderr. Exits 0 when every check passes, 1 when one fails,
-# 2 on bad usage. The record layout is CSectionRegistry/include/RecordABI.md.
+# 2 on bad usage. The record layout (offsets, sizes, the kind, version and
+# size values) is read from the record table of
+# CSectionRegistry/include/RecordABI.md, the one description of it outside
+# app_module.h: this script needs no compiler.
 set -euo pipefail
-
-readonly record_size=128
-readonly name_offset=64
-readonly name_capacity=64
-# First 8 bytes of a record, as readelf -x shows them: kind 0xA5A50001,
-# version 2 and size 128, little-endian.
-readonly module_header="0100a5a502008000"
 
 if [[ $# -lt 1 || $1 == -h || $1 == --help ]]; then
     echo "usage: $0 BINARY [EXPECTED_NAME...]" >&2
@@ -25,6 +21,36 @@ fi
 binary=$1
 shift
 
+abi="$(dirname "$0")/../CSectionRegistry/include/RecordABI.md"
+[[ -r $abi ]] || { echo "verify-sections: cannot read $abi, which gives the record layout: run this script from its place in the SectionRegistry checkout" >&2; exit 2; }
+# The rows of the table under "## The record", "| offset | size | `field` |
+# type | meaning |", as "field offset size value", the value being the first
+# `quoted` word of the meaning (for kind, version and size: what a module
+# record of this version holds).
+layout=$(awk -F'|' '
+    /^## / { in_record = ($0 == "## The record") }
+    in_record && NF >= 6 && $4 ~ /`[a-z_0-9]+`/ {
+        field = $4; gsub(/[ `]/, "", field)
+        value = "-"; if (match($6, /`[^`]*`/)) value = substr($6, RSTART + 1, RLENGTH - 2)
+        print field, $2 + 0, $3 + 0, value
+    }' "$abi")
+# Offset, size and value of one field of the table; exits 2 if it is not there.
+field() {
+    local row
+    row=$(awk -v name="$1" '$1 == name { print $2, $3, $4 }' <<<"$layout")
+    [[ $row =~ ^[0-9]+\ [0-9]+\ ([0-9]+|0x[0-9A-Fa-f]+|-)$ ]] \
+        || { echo "verify-sections: $abi: the record table has no row for field '$1' with an offset, a size and a value" >&2; exit 2; }
+    echo "$row"
+}
+kind_row=$(field kind)
+version_row=$(field version)
+size_row=$(field size)
+name_row=$(field name)
+read -r kind_offset kind_size kind_value <<<"$kind_row"
+read -r version_offset version_size record_version <<<"$version_row"
+read -r size_offset size_size record_size <<<"$size_row"
+read -r name_offset name_capacity _ <<<"$name_row"
+kind_value=$((kind_value))
 fail() {
     echo "verify-sections: $binary: $*" >&2
     exit 1
@@ -51,17 +77,26 @@ hex=$(readelf -x app_modules "$binary" | awk '
 ((${#hex} == size * 2)) || fail "readelf dumped ${#hex} hex digits of app_modules, expected $((size * 2))"
 
 # One line per module record, "NAME", or "!problem" for a bad record.
-records=$(awk -v hex="$hex" -v size="$record_size" -v name_offset="$name_offset" \
-              -v capacity="$name_capacity" -v header="$module_header" '
+records=$(awk -v hex="$hex" -v size="$record_size" -v name_offset="$name_offset" -v capacity="$name_capacity" \
+              -v kind_offset="$kind_offset" -v kind_size="$kind_size" -v kind_value="$kind_value" \
+              -v version_offset="$version_offset" -v version_size="$version_size" -v version="$record_version" \
+              -v size_offset="$size_offset" -v size_size="$size_size" '
     function byte(at) { return (index("0123456789abcdef", substr(hex, at, 1)) - 1) * 16 + index("0123456789abcdef", substr(hex, at + 1, 1)) - 1 }
+    # The little-endian integer of `count` bytes at byte `offset` of the record starting at hex digit `start`.
+    function integer(start, offset, count,    value, i) {
+        value = 0
+        for (i = count - 1; i >= 0; i--) value = value * 256 + byte(start + (offset + i) * 2)
+        return value
+    }
     BEGIN {
         for (r = 0; r < length(hex) / (2 * size); r++) {
             start = r * size * 2 + 1
             where = sprintf("record #%d at offset 0x%x", r, r * size)
-            kind = substr(hex, start, 8)
-            if (kind != substr(header, 1, 8)) continue   # reserved (anchor, padding) or another kind
-            if (substr(hex, start, 16) != header) {
-                print "!" where ": a module record whose version or size is not 2 / " size " (" substr(hex, start + 8, 8) ")"
+            if (integer(start, kind_offset, kind_size) != kind_value) continue   # reserved (anchor, padding) or another kind
+            record_version = integer(start, version_offset, version_size)
+            declared_size = integer(start, size_offset, size_size)
+            if (record_version != version || declared_size != size) {
+                print "!" where ": a module record of version " record_version " and size " declared_size ", not " version " and " size
                 continue
             }
             name = ""; terminated = 0

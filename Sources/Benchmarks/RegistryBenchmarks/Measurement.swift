@@ -34,7 +34,7 @@ public enum Measurement {
         duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
     }
 
-    /// Prints one result as `key value`, the line format scripts/bench.sh reads.
+    /// Prints one result as `key value`, the line format `registry-bench table` reads.
     public static func report(_ key: String, _ value: Double) {
         print("\(key) \(value)")
     }

@@ -1,6 +1,26 @@
-// registry-bench [N...]: launch and dispatch benchmarks, as `key.N value`
-// lines in nanoseconds (scripts/bench.sh makes the table).
+// registry-bench: the benchmark runner that scripts/bench.sh calls.
+//   registry-bench host N...
+//       launch and dispatch, measured in this process, as `key.N value`
+//       lines in nanoseconds
+//   registry-bench table --generated DIR [--runs R] [--startups S] N...
+//       runs the programs scripts/generate-bench-package.sh generated (built
+//       in DIR) and `registry-bench host`, and prints the markdown table
+import Foundation
 import RegistryBenchmarks
 
-let counts = CommandLine.arguments.dropFirst().compactMap { Int($0) }
-await HostBenchmarks.run(moduleCounts: counts.isEmpty ? [100, 1_000, 10_000] : counts)
+let arguments = CommandLine.arguments.dropFirst()
+do {
+    switch arguments.first {
+    case "host":
+        await HostBenchmarks.run(moduleCounts: try RunnerOptions.moduleCounts(arguments.dropFirst()))
+    case "table":
+        let options = try RunnerOptions(parsing: arguments.dropFirst())
+        let results = try BenchmarkRun(options: options).measure()
+        print(BenchmarkTable(results: results).markdown)
+    default:
+        throw RunnerError(RunnerOptions.usage)
+    }
+} catch {
+    FileHandle.standardError.write(Data("registry-bench: \(error)\n".utf8))
+    exit(2)
+}
