@@ -53,7 +53,7 @@ import Testing
 
     @Test func aFactoryLinkedWithoutItsRegistrationIsReportedByCheck() throws {
         let program = try built("ForgottenRegistrationApp")
-        // At run time the module is absent, and nothing can tell (README).
+        // At run time the module is absent, and nothing can tell (README, "Add a module").
         #expect(try runCommand([program]).output == "[\"Cart\"]\n")
         let inspector = try swiftBuild("section-registry", scratch: "debug")
         try #require(inspector.result.status == 0, "\(inspector.result.output)")

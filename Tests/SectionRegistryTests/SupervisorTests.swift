@@ -11,7 +11,7 @@ protocol Service: Sendable {
     func run() async throws
 }
 
-/// The adapter the README shows.
+/// The adapter Documentation/Lifecycle.md shows.
 struct ModuleHostService: Service {
     let host: ModuleHost
 

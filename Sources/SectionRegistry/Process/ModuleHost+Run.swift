@@ -38,7 +38,7 @@ extension ModuleHost {
     ///
     /// Its shape fits supervisors such as swift-service-lifecycle's
     /// `ServiceGroup`: `func run() async throws { try await host.run() }`
-    /// (see the README). ``waitUntilRunning()`` and ``statusUpdates`` say
+    /// (see Documentation/Lifecycle.md). ``waitUntilRunning()`` and ``statusUpdates`` say
     /// when the modules are ready.
     ///
     /// - Returns: how each module stopped, in the order stopped.
