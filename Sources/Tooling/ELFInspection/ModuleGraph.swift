@@ -24,7 +24,7 @@ public struct ModuleGraph: Sendable {
             orderingProblems = []
         } catch {
             startPosition = [:]
-            orderingProblems = error.problems
+            orderingProblems = error.orderingProblems
         }
     }
 

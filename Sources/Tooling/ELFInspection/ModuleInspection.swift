@@ -70,7 +70,7 @@ public struct ModuleInspection: Sendable {
             _ = try StartOrder.resolve(declarations, disabled: [])
             return []
         } catch {
-            return error.problems
+            return error.orderingProblems
         }
     }
 }
