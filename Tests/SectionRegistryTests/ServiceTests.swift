@@ -93,12 +93,13 @@ struct HenEgg: Egg {}
             try await host.launch()
             Issue.record("launched")
         } catch {
-            guard case .moduleFailed("Two", .setUp, let cause, _) = error, let service = cause as? ServiceError,
-                  case .duplicate(let name, "One", "Two") = service else {
+            guard error.code == .moduleFailed, error.module == "Two", error.phase == .setUp,
+                  let service = error.underlying as? ServiceError,
+                  service.code == .duplicate, service.registeredBy == "One", service.module == "Two" else {
                 Issue.record("unexpected \(error)")
                 return
             }
-            #expect(name.hasSuffix("Clock"))
+            #expect(service.service.hasSuffix("Clock"))
             #expect(service.description.contains("registered twice, by module 'One' and by module 'Two'"))
         }
     }
