@@ -54,7 +54,7 @@ import Testing
         let host = ModuleHost(registry: try declare(threeModules), configuration: testConfiguration())
         try await host.launch()
         let first = await #expect(throws: HostError.self) { try await host.remove("Accounts") }
-        #expect(first?.code == .hasDependents && first?.module == "Accounts" && first?.dependents == ["Billing", "Search"])
+        #expect(first?.code == .hasDependents && first?.module == "Accounts" && first?.dependents == ["Billing"])
         let unknown = await #expect(throws: HostError.self) { try await host.remove("Nobody") }
         #expect(unknown?.code == .notRunning && unknown?.module == "Nobody")
         #expect(await host.runningModules == ["Accounts", "Billing", "Search"])
