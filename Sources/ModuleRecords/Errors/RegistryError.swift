@@ -3,7 +3,7 @@
 ///
 /// Match on ``code``; the properties hold what each code carries. Problems
 /// are all listed, not just the first, so that one rebuild can fix them all.
-public struct RegistryError: PrefixedError, Sendable, Hashable {
+public struct RegistryError: Error, Sendable, Hashable, CustomStringConvertible, PrefixedError {
     /// What went wrong. New codes may be added; switch with a `default`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: Hashable, Sendable {
@@ -72,6 +72,7 @@ public struct RegistryError: PrefixedError, Sendable, Hashable {
             return "the modules cannot be ordered; nothing was started:\n"
                 + orderingProblems.map { "  - \($0)" }.joined(separator: "\n")
         default:
+            // .unknownModule; Code's values are private, so the switch needs a default.
             let name = module ?? ""
             return "no module named '\(name)' is linked (linked: \(knownModules.joined(separator: ", "))).\(didYouMean(name, among: knownModules)) "
                 + "Check the spelling, and that the app depends on the target with APP_MODULE(\(name))"

@@ -6,7 +6,7 @@ import CSectionRegistry
 ///
 /// Match on ``code``; the properties hold what each code carries, `nil` or
 /// empty otherwise.
-public struct HostError: PrefixedError, Sendable {
+public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError {
     /// What went wrong. New codes may be added; switch with a `default`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: Hashable, Sendable {
@@ -157,6 +157,7 @@ public struct HostError: PrefixedError, Sendable {
         case .hasDependents:
             return "cannot remove '\(name)': \(dependents.joined(separator: ", ")) come after it; remove them first"
         default:
+            // The three factory codes.
             return factoryMessage
         }
     }
@@ -173,6 +174,7 @@ public struct HostError: PrefixedError, Sendable {
             return "`\(factory)`\(place) was built against another copy of SectionRegistry: "
                 + "link one copy into every image (the SectionRegistryDynamic product for a program and its libraries)"
         default:
+            // .factoryNotAHandle
             let name = module ?? ""
             return "`\(factory)`\(place) does not return an `AppModuleHandle`: "
                 + "define it as `@c(\(factory)) func make\(name)() -> AppModuleHandle { AppModuleHandle(\(name)()) }`"

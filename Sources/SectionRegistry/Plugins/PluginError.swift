@@ -3,7 +3,7 @@
 ///
 /// Match on ``code``; the properties hold what each code carries, `nil` or
 /// empty otherwise.
-public struct PluginError: PrefixedError, Sendable {
+public struct PluginError: Error, Sendable, CustomStringConvertible, PrefixedError {
     /// What went wrong. New codes may be added; switch with a `default`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: Hashable, Sendable {

@@ -2,7 +2,7 @@
 ///
 /// Match on ``code``; the properties hold what each code carries, `nil` or
 /// empty otherwise.
-public struct ServiceError: PrefixedError, Sendable {
+public struct ServiceError: Error, Sendable, CustomStringConvertible, PrefixedError {
     /// What went wrong. New codes may be added; switch with a `default`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: Hashable, Sendable {
@@ -85,6 +85,7 @@ public struct ServiceError: PrefixedError, Sendable {
         case .cycle:
             return "service \(service), asked for by module '\(module)', needs itself to be created: break the cycle between the service factories"
         default:
+            // .creationFailed
             let cause = underlying.map(embedded) ?? "unknown error"
             return "the factory of service \(service) in module '\(module)' failed: \(cause)"
         }
