@@ -61,11 +61,11 @@ import Testing
         #expect(!journal.entries.contains("start B"), "B never said it started, so it is not stopped")
         #expect(!journal.entries.contains("begin C"), "no hook after the cancellation")
         #expect(journal.modules("ready").isEmpty)
-        guard case .launchFailed(.cancelled(let rollback)) = host.status else {
+        guard case .launchFailed(let error) = host.status, error.code == .cancelled else {
             Issue.record("status \(host.status)")
             return
         }
-        #expect(rollback.map(\.module) == ["A"])
+        #expect(error.rollback.map(\.module) == ["A"])
         #expect(log.all.filter { $0.level >= .error }.isEmpty, "a cancellation is no failure")
         #expect(log.all.contains { $0.level == .info && $0.text == "SectionRegistry: launch cancelled; stopped again: A" })
     }

@@ -33,7 +33,8 @@ import Testing
         let host = ModuleHost(registry: try declare(threeModules), configuration: testConfiguration {
             $0.environment = [HostConfiguration.disableVariable: "Accounts"]
         })
-        await #expect(throws: LaunchError.self) { try await host.launch() }
+        let error = await #expect(throws: HostError.self) { try await host.launch() }
+        #expect(error?.code == .invalidOrder)
         #expect(journal.entries.isEmpty)
     }
 
@@ -52,8 +53,10 @@ import Testing
     @Test func aModuleOthersComeAfterCannotBeRemoved() async throws {
         let host = ModuleHost(registry: try declare(threeModules), configuration: testConfiguration())
         try await host.launch()
-        await #expect(throws: RemovalError.self) { try await host.remove("Accounts") }
-        await #expect(throws: RemovalError.self) { try await host.remove("Nobody") }
+        let first = await #expect(throws: HostError.self) { try await host.remove("Accounts") }
+        #expect(first?.code == .hasDependents && first?.module == "Accounts" && first?.dependents == ["Billing"])
+        let unknown = await #expect(throws: HostError.self) { try await host.remove("Nobody") }
+        #expect(unknown?.code == .notRunning && unknown?.module == "Nobody")
         #expect(await host.runningModules == ["Accounts", "Billing", "Search"])
         #expect(journal.modules("stop").isEmpty)
     }

@@ -13,7 +13,7 @@ import Testing
     }
 
     /// Launches modules that must fail, and returns the failure.
-    func failedLaunch(_ modules: [ModuleDescriptor]) async throws -> LaunchError {
+    func failedLaunch(_ modules: [ModuleDescriptor]) async throws -> HostError {
         let host = ModuleHost(registry: try declare(modules), configuration: testConfiguration())
         do {
             try await host.launch()
@@ -79,14 +79,11 @@ import Testing
             scripted("C", journal: journal) { $0.failsIn = .start },
             scripted("D", journal: journal),
         ])
-        guard case .moduleFailed(let module, let phase, let cause, let rollback) = error else {
-            Issue.record("unexpected \(error)")
-            return
-        }
-        #expect(module == "C")
-        #expect(phase == .start)
-        #expect(cause as? ScriptError == ScriptError(module: "C", phase: .start))
-        #expect(rollback.map(\.module) == ["B", "A"])
+        #expect(error.code == .moduleFailed)
+        #expect(error.module == "C")
+        #expect(error.phase == .start)
+        #expect(error.underlying as? ScriptError == ScriptError(module: "C", phase: .start))
+        #expect(error.rollback.map(\.module) == ["B", "A"])
         #expect(journal.modules("stop") == ["B", "A"])
         #expect(!journal.entries.contains("begin D"))
         #expect(error.description.contains("module 'C' failed in start: C was told to fail in start (stopped again: B, A)"))
@@ -98,11 +95,8 @@ import Testing
             scripted("Fine", concurrent: true, journal: journal),
             scripted("Flaky", concurrent: true, journal: journal) { $0.failsIn = .start },
         ])
-        guard case .moduleFailed("Flaky", .start, _, let rollback) = error else {
-            Issue.record("unexpected \(error)")
-            return
-        }
-        #expect(rollback.map(\.module) == ["Fine", "Base"])
+        #expect(error.code == .moduleFailed && error.module == "Flaky" && error.phase == .start, "\(error)")
+        #expect(error.rollback.map(\.module) == ["Fine", "Base"])
     }
 
     @Test func aFailedSetUpStartsNothing() async throws {
@@ -110,11 +104,8 @@ import Testing
             scripted("A", journal: journal),
             scripted("B", journal: journal) { $0.failsIn = .setUp },
         ])
-        guard case .moduleFailed("B", .setUp, _, let rollback) = error else {
-            Issue.record("unexpected \(error)")
-            return
-        }
-        #expect(rollback.isEmpty)
+        #expect(error.code == .moduleFailed && error.module == "B" && error.phase == .setUp, "\(error)")
+        #expect(error.rollback.isEmpty)
         #expect(journal.modules("begin").isEmpty)
         #expect(journal.modules("stop").isEmpty)
     }
@@ -125,11 +116,8 @@ import Testing
             scripted("B", journal: journal) { $0.failsIn = .ready },
             scripted("C", journal: journal),
         ])
-        guard case .moduleFailed("B", .ready, _, let rollback) = error else {
-            Issue.record("unexpected \(error)")
-            return
-        }
-        #expect(rollback.map(\.module) == ["C", "B", "A"])
+        #expect(error.code == .moduleFailed && error.module == "B" && error.phase == .ready, "\(error)")
+        #expect(error.rollback.map(\.module) == ["C", "B", "A"])
     }
 
     @Test func anInvalidGraphCreatesNothing() async throws {
@@ -137,17 +125,15 @@ import Testing
             scripted("A", after: ["B"], journal: journal),
             scripted("B", after: ["A"], journal: journal),
         ])
-        guard case .invalidOrder(let ordering) = error else {
-            Issue.record("unexpected \(error)")
-            return
-        }
-        #expect(ordering.problems == [.cycle(["A", "B", "A"])])
+        #expect(error.code == .invalidOrder)
+        #expect(error.underlying as? RegistryError == .ordering([.cycle(["A", "B", "A"])]))
         #expect(journal.entries.isEmpty)
     }
 
     @Test func aHostLaunchesOnce() async throws {
         let host = try await launch([scripted("A", journal: journal)])
-        await #expect(throws: LaunchError.self) { try await host.launch() }
+        let error = await #expect(throws: HostError.self) { try await host.launch() }
+        #expect(error?.code == .alreadyLaunched)
         #expect(journal.modules("setUp") == ["A"])
     }
 }

@@ -17,7 +17,7 @@ import Testing
         do {
             return try await host.bringUp(modules, from: "test plugin").started
         } catch {
-            guard case .launchFailed(_, let launchError) = error else { throw error }
+            guard error.code == .launchFailed, let launchError = error.underlying else { throw error }
             throw launchError
         }
     }
@@ -44,11 +44,11 @@ import Testing
             Issue.record("the load succeeded after terminate: \(await host.runningModules) left running")
             return
         }
-        guard case .cancelled(let rollback) = error as? LaunchError else {
+        guard let error = error as? HostError, error.code == .cancelled else {
             Issue.record("unexpected \(error)")
             return
         }
-        #expect(rollback.map(\.module) == ["B"])
+        #expect(error.rollback.map(\.module) == ["B"])
         #expect(!journal.entries.contains("ready B"))
         #expect(journal.modules("stop") == ["A", "B"], "each stopped once")
         #expect(await host.runningModules.isEmpty)
@@ -67,7 +67,7 @@ import Testing
         await journal.waitFor("begin B")
         await host.terminate()
         gate.open()
-        await #expect(throws: LaunchError.self) { try await loading.value }
+        await #expect(throws: HostError.self) { try await loading.value }
         #expect(journal.modules("stop") == ["X", "A"], "B never started; A and X stopped once")
         #expect(await host.runningModules.isEmpty)
     }

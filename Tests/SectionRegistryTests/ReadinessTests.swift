@@ -37,7 +37,7 @@ import Testing
         let host = ModuleHost(registry: try declare([scripted("A", journal: journal) { $0.failsIn = .start }]),
                               configuration: testConfiguration())
         let seen = statuses(of: host)
-        await #expect(throws: LaunchError.self) { try await host.launch() }
+        await #expect(throws: HostError.self) { try await host.launch() }
         let all = await seen.value
         #expect(all.prefix(2) == ["idle", "launching"])
         #expect(all.count == 3 && all[2].hasPrefix("launch failed: SectionRegistry: module 'A' failed in start"), "\(all)")

@@ -105,7 +105,7 @@ import Testing
     @Test func brokenRecordIsNamedWhenItsNameIsReadable() {
         var record = moduleRecord("Billing")
         record.factory = nil
-        let error = DiscoveryError(problems: discoveryProblems([record]))
+        let error = RegistryError.discovery(discoveryProblems([record]))
         #expect(error.description.contains("module 'Billing', record #0 (synthetic.c, offset 0x0), has no factory"))
         #expect(error.description.contains("@c(app_module_NAME)"))
     }

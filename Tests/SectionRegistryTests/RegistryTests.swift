@@ -82,8 +82,8 @@ import Testing
             handle.version = 1
             return handle
         }
-        let error = #expect(throws: FactoryError.self) { try registry(of: [record]).makeModule(named: "Legacy") }
-        #expect(error?.problem == .otherVersion(1))
+        let error = #expect(throws: HostError.self) { try registry(of: [record]).makeModule(named: "Legacy") }
+        #expect(error?.code == .factoryOtherVersion && error?.recordVersion == 1 && error?.module == "Legacy")
         #expect(error?.description.contains("`app_module_Legacy` (in ") == true)
         #expect(error?.description.hasSuffix(
             "returned a handle of record ABI version 1, this SectionRegistry implements version 2: "
@@ -92,9 +92,10 @@ import Testing
 
     @Test func unknownNameSaysWhichAndListsTheLinkedOnes() throws {
         let registry = try registry(of: [moduleRecord("Beta"), moduleRecord("Alpha")])
-        let error = #expect(throws: UnknownModuleError.self) { try registry.makeModule(named: "Gamma") }
-        #expect(error?.name == "Gamma")
-        #expect(error?.knownNames == ["Alpha", "Beta"])
+        let error = #expect(throws: RegistryError.self) { try registry.makeModule(named: "Gamma") }
+        #expect(error?.code == .unknownModule)
+        #expect(error?.module == "Gamma")
+        #expect(error?.knownModules == ["Alpha", "Beta"])
         #expect(error?.description.contains("no module named 'Gamma' is linked (linked: Alpha, Beta)") == true)
     }
 

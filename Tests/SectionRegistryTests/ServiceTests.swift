@@ -93,12 +93,13 @@ struct HenEgg: Egg {}
             try await host.launch()
             Issue.record("launched")
         } catch {
-            guard case .moduleFailed("Two", .setUp, let cause, _) = error, let service = cause as? ServiceError,
-                  case .duplicate(let name, "One", "Two") = service else {
+            guard error.code == .moduleFailed, error.module == "Two", error.phase == .setUp,
+                  let service = error.underlying as? ServiceError,
+                  service.code == .duplicate, service.registeredBy == "One", service.module == "Two" else {
                 Issue.record("unexpected \(error)")
                 return
             }
-            #expect(name.hasSuffix("Clock"))
+            #expect(service.service.hasSuffix("Clock"))
             #expect(service.description.contains("registered twice, by module 'One' and by module 'Two'"))
         }
     }
@@ -144,6 +145,8 @@ struct HenEgg: Egg {}
         try await host.launch()
         try await host.remove("Provider")
         await host.reload()
-        #expect(journal.entries.filter { $0.hasPrefix("Consumer") }.map { $0.prefix(16) } == ["Consumer found a", "Consumer error m"])
+        let lines = journal.entries.filter { $0.hasPrefix("Consumer") }
+        #expect(lines.count == 2 && lines[0].hasPrefix("Consumer found a")
+                    && lines[1].hasPrefix("Consumer error SectionRegistry: module 'Consumer' asked for service"), "\(lines)")
     }
 }

@@ -18,7 +18,7 @@ import Testing
             _ = try StartOrder.resolve(declarations, disabled: disabled)
             return []
         } catch {
-            return error.problems
+            return error.orderingProblems
         }
     }
 

@@ -45,7 +45,7 @@ import Testing
         let withoutY = try StartPlan(declarations, disabled: ["Y"])
         #expect(names(withoutY.order, in: declarations) == ["Store", "X", "Z", "Late"])
         let x = try #require(declarations.firstIndex { $0.name == "X" })
-        #expect(throws: OrderingError(problems: [.missingDependency(module: "Z", dependency: "X")])) {
+        #expect(throws: RegistryError.ordering([.missingDependency(module: "Z", dependency: "X")])) {
             try StartPlan(declarations, disabled: [], leavingOut: [x])
         }
     }

@@ -140,12 +140,13 @@ import Glibc
             try await host.launch()
             Issue.record("launched")
         } catch {
-            guard case .moduleFailed("Hung", .start, let cause, let rollback) = error else {
+            guard error.code == .moduleFailed, error.module == "Hung", error.phase == .start,
+                  let cause = error.underlying as? HostError else {
                 Issue.record("unexpected \(error)")
                 return
             }
-            #expect(cause as? TimeLimitExceeded == TimeLimitExceeded(limit: .milliseconds(100)))
-            #expect(rollback.map(\.module) == ["A"])
+            #expect(cause.code == .timeLimitExceeded && cause.module == "Hung" && cause.limit == .milliseconds(100))
+            #expect(error.rollback.map(\.module) == ["A"])
             #expect(error.description.contains("module 'Hung' failed in start: did not finish within 0.1 seconds"))
         }
         #expect(!journal.entries.contains("begin Z"))

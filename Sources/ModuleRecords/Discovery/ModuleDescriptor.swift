@@ -55,7 +55,7 @@ public struct ModuleDescriptor: Sendable, CustomStringConvertible {
     }
 
     /// What its record (or Swift) declares.
-    public var declaration: ModuleDeclaration {
+    package var declaration: ModuleDeclaration {
         switch source {
         case .linked(let record): record.declaration
         case .declared(let module): module.declaration

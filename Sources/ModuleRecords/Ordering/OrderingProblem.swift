@@ -31,13 +31,3 @@ public enum OrderingProblem: Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
-
-/// The modules could not be ordered; every problem found is listed.
-public struct OrderingError: Error, Sendable, Hashable, CustomStringConvertible {
-    public let problems: [OrderingProblem]
-
-    public var description: String {
-        "SectionRegistry: the modules cannot be ordered; nothing was started:\n"
-            + problems.map { "  - \($0)" }.joined(separator: "\n")
-    }
-}

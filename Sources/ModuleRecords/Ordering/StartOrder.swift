@@ -8,7 +8,7 @@ package enum StartOrder {
     /// earlier level only. Within that, the order is topological, and among
     /// the modules free to go next the first in declared order goes first,
     /// so the result is the same on every run and with every linker.
-    package static func resolve(_ declarations: [ModuleDeclaration], disabled: Set<String>) throws(OrderingError) -> [Int] {
+    package static func resolve(_ declarations: [ModuleDeclaration], disabled: Set<String>) throws(RegistryError) -> [Int] {
         let declared = Dictionary(declarations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var problems = disabled.sorted().filter { declared[$0] == nil }
             .map { OrderingProblem.unknownDisabledModule($0, linked: declarations.map(\.name)) }
@@ -53,7 +53,7 @@ package enum StartOrder {
         if order.count < modules.count {
             problems.append(.cycle(cycle(among: modules, waitingFor: waitingFor, position: position)))
         }
-        guard problems.isEmpty else { throw OrderingError(problems: problems) }
+        guard problems.isEmpty else { throw .ordering(problems) }
         return order
     }
 

@@ -29,9 +29,9 @@ package struct StartPlan: Sendable {
     /// and not at a position in `leftOut`. A left-out module is as if it were
     /// not declared: a module that comes after it has a missing dependency.
     ///
-    /// - Throws: ``OrderingError``, as ``StartOrder/resolve(_:disabled:)``
+    /// - Throws: ``RegistryError`` (``RegistryError/Code/ordering``), as ``StartOrder/resolve(_:disabled:)``
     ///   does for the declarations not left out.
-    package init(_ declarations: [ModuleDeclaration], disabled: Set<String>, leavingOut leftOut: Set<Int> = []) throws(OrderingError) {
+    package init(_ declarations: [ModuleDeclaration], disabled: Set<String>, leavingOut leftOut: Set<Int> = []) throws(RegistryError) {
         let kept = leftOut.isEmpty ? Array(declarations.indices) : declarations.indices.filter { !leftOut.contains($0) }
         let order = try StartOrder.resolve(kept.map { declarations[$0] }, disabled: disabled).map { kept[$0] }
         var position: [String: Int] = [:]

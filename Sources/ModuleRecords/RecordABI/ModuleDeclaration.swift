@@ -1,23 +1,23 @@
 /// What a module's record declares: its name and its place in the order.
 /// The same whether read from this process or from a binary on disk.
-public struct ModuleDeclaration: Sendable, Hashable, CustomStringConvertible {
+package struct ModuleDeclaration: Sendable, Hashable, CustomStringConvertible {
     /// The name in `APP_MODULE(NAME)`, unique in the registry.
-    public let name: String
+    package let name: String
     /// The launch tier (`.level = APP_MODULE_LEVEL_...`).
-    public let level: ModuleLevel
+    package let level: ModuleLevel
     /// The order within a level: higher comes first (`.priority = N`).
-    public let priority: Int
+    package let priority: Int
     /// The modules this one comes after (`.after = "A,B"`), as written.
-    public let dependencies: [String]
+    package let dependencies: [String]
     /// Whether it may start alongside the modules of its level it has no
     /// dependency with (`.flags = APP_MODULE_CONCURRENT_START`).
-    public let startsConcurrently: Bool
+    package let startsConcurrently: Bool
     /// Where its record is and which file declared it; `nil` for a module
     /// declared in Swift.
-    public let location: RecordLocation?
+    package let location: RecordLocation?
 
     /// A declaration made in Swift rather than read from a record.
-    public init(
+    package init(
         name: String,
         level: ModuleLevel = .feature,
         priority: Int = 0,
@@ -44,7 +44,7 @@ public struct ModuleDeclaration: Sendable, Hashable, CustomStringConvertible {
         return name.withUTF8 { body(UnsafeRawBufferPointer($0)) }
     }
 
-    public var description: String {
+    package var description: String {
         var text = "\(name) [\(level), priority \(priority)"
         if !dependencies.isEmpty { text += ", after \(dependencies.joined(separator: ", "))" }
         if startsConcurrently { text += ", concurrent start" }

@@ -31,22 +31,22 @@ public struct ModuleRegistry: Sendable {
     /// thread makes it, and never again: later calls return the same
     /// registry or throw the same error. Nothing runs before `main`.
     ///
-    /// - Throws: ``DiscoveryError`` listing every problem: malformed records
+    /// - Throws: ``RegistryError`` (``RegistryError/Code/discovery``) listing every problem: malformed records
     ///   or notes, one name in two records (of one image or two), an image
     ///   built against its own copy of SectionRegistry, no modules at all
     ///   (the linker dropped them), bounds that do not enclose the section.
-    public static func linked() throws(DiscoveryError) -> ModuleRegistry {
+    public static func linked() throws(RegistryError) -> ModuleRegistry {
         try linkedDiscovery.get()
     }
 
-    private static let linkedDiscovery = Result { () throws(DiscoveryError) in
+    private static let linkedDiscovery = Result { () throws(RegistryError) in
         linkedDiscoveryCount.add(1, ordering: .relaxed)
         return try ModuleRegistry(images: LoadedImage.all().filter(RegisteredSections.claim))
     }
 
     /// Reads and checks the sections of every loaded image anew on every
     /// call: what ``linked()`` does once. For the benchmarks, which time it.
-    package static func readLoadedImages() throws(DiscoveryError) -> ModuleRegistry {
+    package static func readLoadedImages() throws(RegistryError) -> ModuleRegistry {
         try ModuleRegistry(images: LoadedImage.all())
     }
 
@@ -57,15 +57,15 @@ public struct ModuleRegistry: Sendable {
     /// A registry of modules declared in Swift instead of linked records:
     /// for tests, and for hosts that assemble modules by hand.
     ///
-    /// - Throws: ``DiscoveryError`` when two modules share a name or there
+    /// - Throws: ``RegistryError`` (``RegistryError/Code/discovery``) when two modules share a name or there
     ///   is none.
-    public init(declaring modules: [ModuleDescriptor]) throws(DiscoveryError) {
+    package init(declaring modules: [ModuleDescriptor]) throws(RegistryError) {
         try self.init(modules, problems: [])
     }
 
     /// Builds the registry from one scan of a section, or fails with every
     /// problem the scan found, duplicate names included.
-    init(_ scan: SectionScan) throws(DiscoveryError) {
+    init(_ scan: SectionScan) throws(RegistryError) {
         try self.init(Self.descriptors(scan), problems: scan.problems)
     }
 
@@ -74,7 +74,7 @@ public struct ModuleRegistry: Sendable {
     ///
     /// Records are checked where they lie, and only a section with a
     /// defective record is decoded again to say what is wrong.
-    package init(images: [LoadedImage]) throws(DiscoveryError) {
+    package init(images: [LoadedImage]) throws(RegistryError) {
         var modules: [ModuleDescriptor] = []
         var problems: [DiscoveryProblem] = []
         for image in images {
@@ -118,9 +118,9 @@ public struct ModuleRegistry: Sendable {
         }
     }
 
-    private init(_ candidates: [ModuleDescriptor], problems: [DiscoveryProblem]) throws(DiscoveryError) {
+    private init(_ candidates: [ModuleDescriptor], problems: [DiscoveryProblem]) throws(RegistryError) {
         let checked = RegistryRules.check(candidates, problems: problems)
-        guard checked.problems.isEmpty else { throw DiscoveryError(problems: checked.problems) }
+        guard checked.problems.isEmpty else { throw .discovery(checked.problems) }
         var modules = candidates
         modules.rearrange(into: checked.declaredOrder)
         self.modules = modules

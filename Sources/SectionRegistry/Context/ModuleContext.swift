@@ -34,7 +34,7 @@ public struct ModuleContext: Sendable {
     /// `make` may capture this context to look up other services; the host
     /// forgets it when this module stops.
     ///
-    /// - Throws: ``ServiceError/duplicate(service:registeredBy:again:)`` if
+    /// - Throws: ``ServiceError`` (``ServiceError/Code/duplicate``) if
     ///   another module registered the type.
     public func register<Service: Sendable>(
         _ type: Service.Type,
@@ -46,7 +46,7 @@ public struct ModuleContext: Sendable {
 
     /// The service registered for `type`.
     ///
-    /// - Throws: ``ServiceError/missing(service:requester:registered:)``
+    /// - Throws: ``ServiceError`` (``ServiceError/Code/missing``)
     ///   naming the service and this module when no module registered it.
     public func service<Service: Sendable>(_ type: Service.Type) throws(ServiceError) -> Service {
         try host.services.resolve(type, for: moduleName)

@@ -18,7 +18,7 @@ public enum EventOutcome<Reply: Sendable>: Sendable, CustomStringConvertible {
         switch self {
         case .handled(let reply): "handled: \(reply)"
         case .declined: "declined"
-        case .failed(let error): "failed: \(error)"
+        case .failed(let error): "failed: \(embedded(error))"
         case .timedOut: "no answer within the time limit"
         }
     }

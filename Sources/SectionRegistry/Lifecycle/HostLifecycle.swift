@@ -10,7 +10,7 @@ enum HostLifecycle: Sendable {
     /// Stopping the modules; the roster is gone, so nothing joins it.
     case stopping
     case stopped(failures: [HookOutcome])
-    case launchFailed(LaunchError)
+    case launchFailed(HostError)
 
     /// The modules, while launching or running.
     var roster: HostRoster? {

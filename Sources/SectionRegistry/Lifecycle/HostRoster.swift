@@ -72,7 +72,7 @@ struct HostRoster: Sendable {
     /// ordered.
     ///
     /// - Returns: their positions.
-    mutating func add(_ added: [ModuleDescriptor], from path: String, disabled: Set<String>) throws(OrderingError) -> Range<Int> {
+    mutating func add(_ added: [ModuleDescriptor], from path: String, disabled: Set<String>) throws(RegistryError) -> Range<Int> {
         let all = modules + added
         let present = Set(all.indices.filter { !leftOut.contains($0) }.map { all[$0].name })
         plan = try StartPlan(all.map(\.declaration), disabled: disabled.intersection(present), leavingOut: leftOut)

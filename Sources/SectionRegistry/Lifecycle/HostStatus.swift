@@ -13,7 +13,7 @@ public enum HostStatus: Sendable, CustomStringConvertible {
     /// did not finish within their time limit.
     case stopped(failures: [HookOutcome])
     /// Launch failed or was cancelled; what had started was stopped again.
-    case launchFailed(LaunchError)
+    case launchFailed(HostError)
 
     /// Whether no other status follows.
     public var isFinal: Bool {

@@ -50,7 +50,7 @@ public struct HookOutcome: Sendable, CustomStringConvertible {
     public var description: String {
         switch result {
         case .completed: "\(module) \(phase): completed in \(duration)"
-        case .failed(let error): "\(module) \(phase): failed after \(duration): \(error)"
+        case .failed(let error): "\(module) \(phase): failed after \(duration): \(embedded(error))"
         case .timedOut: "\(module) \(phase): did not finish within \(duration)"
         case .skipped: "\(module) \(phase): skipped"
         }

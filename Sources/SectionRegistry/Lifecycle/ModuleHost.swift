@@ -108,26 +108,26 @@ public actor ModuleHost {
     /// If the calling task is cancelled, no further hook is called (the one
     /// running sees the cancellation), the modules that started are stopped
     /// in reverse order, each within ``HostConfiguration/stopTimeLimit`` and
-    /// shielded from the cancellation, and ``LaunchError/cancelled(rollback:)``
+    /// shielded from the cancellation, and ``HostError`` (``HostError/Code/cancelled``)
     /// is thrown.
-    public func launch() async throws(LaunchError) {
+    public func launch() async throws(HostError) {
         guard case .idle = lifecycle else { throw .alreadyLaunched }
         enter(.launching(nil))
         let clock = ContinuousClock()
         let start = clock.now
-        do throws(LaunchError) {
+        do throws(HostError) {
             let plan: StartPlan
             do {
                 plan = try StartPlan(registry.modules.map(\.declaration), disabled: configuration.allDisabledModules)
             } catch {
-                throw LaunchError.invalidOrder(error)
+                throw HostError.invalidOrder(error)
             }
             // Still launching: the status is the same, nothing to publish.
             lifecycle = .launching(HostRoster(modules: registry.modules, plan: plan))
             try await bringUp(plan.order, in: plan.steps)
         } catch {
             // A cancelled launch is no failure; bringUp said what it stopped.
-            if case .cancelled = error {} else { shared.log(.error, error.description) }
+            if error.code != .cancelled { shared.log(.error, error.description) }
             enter(.launchFailed(error))
             throw error
         }
@@ -142,25 +142,20 @@ public actor ModuleHost {
     /// meanwhile, stops those of them that started and still run, in reverse
     /// order, forgets them all, and throws; modules started before are left
     /// running.
-    func bringUp(_ order: [Int], in steps: [[Int]]) async throws(LaunchError) {
+    func bringUp(_ order: [Int], in steps: [[Int]]) async throws(HostError) {
         guard let descriptors = lifecycle.roster?.modules else { throw .cancelled(rollback: []) }
         let first = order.min() ?? 0
         var created = [HostedModule?](repeating: nil, count: descriptors.count - first)
-        let modules: [HostedModule]
-        do {
-            modules = try order.enumerated().map { rank, position throws(FactoryError) in
-                let descriptor = descriptors[position]
-                let module = HostedModule(
-                    descriptor: descriptor,
-                    instance: try descriptor.makeModule(),
-                    context: ModuleContext(moduleName: descriptor.name, rank: nextRank + rank, host: shared),
-                    position: position
-                )
-                created[position - first] = module
-                return module
-            }
-        } catch {
-            throw .factoryFailed(error)
+        let modules = try order.enumerated().map { rank, position throws(HostError) in
+            let descriptor = descriptors[position]
+            let module = HostedModule(
+                descriptor: descriptor,
+                instance: try descriptor.makeModule(),
+                context: ModuleContext(moduleName: descriptor.name, rank: nextRank + rank, host: shared),
+                position: position
+            )
+            created[position - first] = module
+            return module
         }
         nextRank += modules.count
         shared.log(.debug, "SectionRegistry: start order: \(modules.map(\.name).joined(separator: ", "))")
@@ -203,7 +198,7 @@ public actor ModuleHost {
                 shared.log(.info, "SectionRegistry: launch cancelled; stopped again: \(rollback.map(\.module).joined(separator: ", "))")
                 throw .cancelled(rollback: rollback)
             case .failed(let module, let phase, let cause):
-                throw .moduleFailed(module: module, phase: phase, error: cause, rollback: rollback)
+                throw .moduleFailed(module, in: phase, error: cause, rollback: rollback)
             }
         }
     }
@@ -278,7 +273,8 @@ public actor ModuleHost {
         case .failed(let error):
             throw .failed(module: outcome.module, phase: phase, error: error)
         case .timedOut:
-            throw .failed(module: outcome.module, phase: phase, error: TimeLimitExceeded(limit: configuration.startTimeLimit ?? .zero))
+            let limit = configuration.startTimeLimit ?? .zero
+            throw .failed(module: outcome.module, phase: phase, error: HostError.timeLimitExceeded(outcome.module, in: phase, limit: limit))
         case .completed, .skipped:
             return
         }
@@ -342,10 +338,10 @@ public actor ModuleHost {
     /// Stops a running module, within the stop time limit, and forgets it:
     /// its event handlers and services are gone before it stops.
     ///
-    /// - Throws: ``RemovalError`` if it is not running, or running modules
+    /// - Throws: ``HostError`` (``HostError/Code/notRunning``, ``HostError/Code/hasDependents``) if it is not running, or running modules
     ///   come after it.
     @discardableResult
-    public func remove(_ name: String) async throws(RemovalError) -> HookOutcome {
+    public func remove(_ name: String) async throws(HostError) -> HookOutcome {
         guard let roster = lifecycle.roster, let module = roster.started.first(where: { $0.name == name }) else {
             throw .notRunning(name)
         }

@@ -6,7 +6,7 @@ import CSectionRegistry
 /// The only way to make a handle is ``init(_:)`` with an ``AppModule``. The
 /// C declaration that `APP_MODULE` writes cannot check the Swift function it
 /// names, so a factory of another type links; calling it then yields a
-/// ``FactoryError``, never a crash (RecordABI.md, "The factory").
+/// ``HostError`` with a factory code (``HostError/Code/factoryNotAHandle``), never a crash (RecordABI.md, "The factory").
 public typealias AppModuleHandle = app_module_handle
 
 extension AppModuleHandle {
@@ -27,7 +27,7 @@ extension AppModuleHandle {
     static func make(
         with factory: app_module_factory,
         module name: String
-    ) throws(FactoryError) -> any AppModule {
+    ) throws(HostError) -> any AppModule {
         var handle = AppModuleHandle()
         app_modules_call_factory(factory, &handle)
         return try take(handle, module: name, factory: factory)
@@ -37,16 +37,16 @@ extension AppModuleHandle {
     /// this SectionRegistry; `factory` made it, if a record's.
     static func take(
         _ handle: AppModuleHandle, module name: String, factory: app_module_factory?
-    ) throws(FactoryError) -> any AppModule {
+    ) throws(HostError) -> any AppModule {
         guard let instance = handle.instance, handle.magic == APP_MODULE_HANDLE_MAGIC else {
-            throw FactoryError(module: name, factory: factory, problem: .notAHandle)
+            throw .factoryFailed(.factoryNotAHandle, module: name, factory: factory)
         }
         guard handle.version == APP_MODULE_ABI_VERSION else {
-            throw FactoryError(module: name, factory: factory, problem: .otherVersion(Int(handle.version)))
+            throw .factoryFailed(.factoryOtherVersion, module: name, factory: factory, recordVersion: Int(handle.version))
         }
         guard handle.maker == ModuleBox.copyIdentity else {
             // Its box is another copy's class: leaked, never released here.
-            throw FactoryError(module: name, factory: factory, problem: .otherCopy)
+            throw .factoryFailed(.factoryOtherCopy, module: name, factory: factory)
         }
         return Unmanaged<ModuleBox>.fromOpaque(instance).takeRetainedValue().module
     }

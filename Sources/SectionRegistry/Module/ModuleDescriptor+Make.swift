@@ -20,9 +20,9 @@ extension ModuleDescriptor {
     ///
     /// Every call makes a new instance; keeping one is the caller's choice.
     ///
-    /// - Throws: ``FactoryError`` when a record's factory is not a function
+    /// - Throws: ``HostError`` with a factory code when a record's factory is not a function
     ///   that returns an ``AppModuleHandle`` of this SectionRegistry.
-    public func makeModule() throws(FactoryError) -> any AppModule {
+    public func makeModule() throws(HostError) -> any AppModule {
         switch factory {
         case .record(let factory): try AppModuleHandle.make(with: factory, module: name)
         case .swift(let makeHandle): try AppModuleHandle.take(makeHandle(), module: name, factory: nil)
@@ -33,11 +33,11 @@ extension ModuleDescriptor {
 extension ModuleRegistry {
     /// Creates a new instance of the module registered under `name`.
     ///
-    /// - Throws: ``UnknownModuleError`` naming the module and listing the
-    ///   linked ones; ``FactoryError`` when its factory is not one.
+    /// - Throws: ``RegistryError`` (``RegistryError/Code/unknownModule``) naming the module and listing the
+    ///   linked ones; ``HostError`` with a factory code when its factory is not one.
     public func makeModule(named name: String) throws -> any AppModule {
         guard let module = self[name] else {
-            throw UnknownModuleError(name: name, knownNames: modules.map(\.name))
+            throw RegistryError.unknownModule(name, known: modules.map(\.name))
         }
         return try module.makeModule()
     }

@@ -35,7 +35,7 @@ struct HostLog: Sendable {
             // The hook gave way to the cancellation of the task that launches.
             self(.info, "SectionRegistry: \(module) \(phase) cancelled", module: module, phase: phase, duration: duration)
         case .failed(let error):
-            self(.error, "SectionRegistry: \(module) \(phase) failed: \(error)", module: module, phase: phase, duration: duration,
+            self(.error, "SectionRegistry: \(module) \(phase) failed: \(embedded(error))", module: module, phase: phase, duration: duration,
                  ["error": "\(error)"])
         case .timedOut:
             self(.warning, "SectionRegistry: \(module) \(phase) did not finish within its time limit; going on without it after \(duration.milliseconds) ms",

@@ -15,17 +15,17 @@ extension ModuleHost {
     /// of its modules that started are stopped again and the library is
     /// closed: nothing of it keeps running. The same if ``terminate()``
     /// begins during the load: the load fails with
-    /// ``LaunchError/cancelled(rollback:)`` (in
-    /// ``PluginError/launchFailed(path:_:)``), and every module is stopped
+    /// ``PluginError/Code/launchFailed``, whose ``PluginError/underlying`` is a
+    /// ``HostError`` of code ``HostError/Code/cancelled``, and every module is stopped
     /// once, by ``terminate()`` or by the load.
     ///
     /// A library loaded with the program is registered by
     /// ``ModuleRegistry/linked()`` already; loading it again is refused
-    /// (``PluginError/alreadyLoaded(path:)``).
+    /// (``PluginError/Code/alreadyLoaded``).
     ///
     /// The library must reach the same SectionRegistry as the program: both
     /// link the `SectionRegistryDynamic` product. A library with its own copy
-    /// is refused (``PluginError/ownRegistryCopy(path:copyIn:)``).
+    /// is refused (``PluginError/Code/ownRegistryCopy``).
     ///
     /// - Returns: the names of the modules started, in start order.
     @discardableResult
@@ -57,12 +57,12 @@ extension ModuleHost {
             throw .duplicateName(name, path: path, registeredBy: owner)
         }
         let added: (positions: Range<Int>, plan: StartPlan)?
-        do throws(OrderingError) {
-            added = try lifecycle.changeRoster { roster throws(OrderingError) in
+        do throws(RegistryError) {
+            added = try lifecycle.changeRoster { roster throws(RegistryError) in
                 (try roster.add(modules, from: path, disabled: configuration.allDisabledModules), roster.plan)
             }
         } catch {
-            throw .invalidOrder(path: path, error)
+            throw .invalidOrder(path, error)
         }
         guard let (positions, plan) = added else { throw .hostNotRunning }
         let order = plan.order.filter { $0 >= positions.lowerBound }
@@ -70,7 +70,7 @@ extension ModuleHost {
             try await bringUp(order, in: plan.steps(from: positions.lowerBound))
         } catch {
             lifecycle.changeRoster { $0.leaveOut(positions) }
-            throw .launchFailed(path: path, error)
+            throw .launchFailed(path, error)
         }
         return (positions, order.map { modules[$0 - positions.lowerBound].name })
     }
@@ -84,17 +84,17 @@ extension ModuleHost {
     /// `RTLD_NODELETE`. Loading the same path again creates and launches
     /// new instances of its modules.
     ///
-    /// - Throws: ``PluginError/notLoaded(path:)``, or
-    ///   ``PluginError/hasDependents(path:dependents:)`` when running modules
+    /// - Throws: ``PluginError`` of code ``PluginError/Code/notLoaded``, or
+    ///   ``PluginError/Code/hasDependents`` when running modules
     ///   of other plugins come after its modules (nothing is stopped).
     @discardableResult
     public func unload(plugin path: String) async throws(PluginError) -> [HookOutcome] {
         guard let roster = lifecycle.roster, let index = roster.plugins.firstIndex(where: { $0.library.path == path }) else {
-            throw .notLoaded(path: path)
+            throw .notLoaded(path)
         }
         let plugin = roster.plugins[index]
         let dependents = roster.runningDependents(of: plugin.positions)
-        guard dependents.isEmpty else { throw .hasDependents(path: path, dependents: dependents.map(\.name)) }
+        guard dependents.isEmpty else { throw .hasDependents(path, dependents: dependents.map(\.name)) }
         let stopping: [HostedModule] = lifecycle.changeRoster { roster in
             roster.plugins.remove(at: index)
             roster.leaveOut(plugin.positions)

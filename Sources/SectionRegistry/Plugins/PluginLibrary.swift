@@ -27,7 +27,7 @@ struct PluginLibrary: @unchecked Sendable {
     static func open(_ path: String) throws(PluginError) -> PluginLibrary {
         let before = Set(LoadedImage.all().map(\.sectionIdentity))
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
-            throw .cannotOpen(path: path, reason: lastDynamicLinkerError())
+            throw .cannotOpen(path, reason: lastDynamicLinkerError())
         }
         // The library itself counts even if it was mapped already (with
         // LD_PRELOAD, or by another dlopen) but not registered.
@@ -36,7 +36,7 @@ struct PluginLibrary: @unchecked Sendable {
         let claimed = brought.filter(RegisteredSections.claim)
         guard !claimed.isEmpty else {
             dlclose(handle)
-            throw brought.isEmpty ? .noSection(path: path) : .alreadyLoaded(path: path)
+            throw brought.isEmpty ? .noSection(path) : .alreadyLoaded(path)
         }
         return PluginLibrary(path: path, handle: handle, images: claimed)
     }
@@ -46,10 +46,10 @@ struct PluginLibrary: @unchecked Sendable {
         do {
             return try ModuleRegistry(images: images)
         } catch {
-            for case .ownRegistryCopy(_, let copyIn) in error.problems {
-                throw .ownRegistryCopy(path: path, copyIn: copyIn)
+            for case .ownRegistryCopy(_, let copyIn) in error.discoveryProblems {
+                throw .ownRegistryCopy(path, copyIn: copyIn)
             }
-            throw .discovery(path: path, error)
+            throw .invalidRegistry(path, error)
         }
     }
 

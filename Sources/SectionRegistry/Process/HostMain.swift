@@ -13,7 +13,7 @@ extension ModuleHost {
     /// ```
     ///
     /// A bad build or configuration never crashes the process: a
-    /// ``DiscoveryError``, an ordering problem or a ``LaunchError`` is
+    /// ``RegistryError`` or a ``HostError`` is
     /// written to standard error as one message, without a backtrace, and
     /// the process exits with status 1. After a graceful stop (SIGTERM or
     /// SIGINT) it logs the modules stopped, in order, and exits with status

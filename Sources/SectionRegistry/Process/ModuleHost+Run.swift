@@ -42,20 +42,20 @@ extension ModuleHost {
     /// when the modules are ready.
     ///
     /// - Returns: how each module stopped, in the order stopped.
-    /// - Throws: ``LaunchError`` if launch fails (nothing is left running);
-    ///   never ``LaunchError/cancelled(rollback:)``, which it returns as
+    /// - Throws: ``HostError`` if launch fails (nothing is left running);
+    ///   never one of code ``HostError/Code/cancelled``, whose rollback it returns as
     ///   stop outcomes instead.
     @discardableResult
-    public func run() async throws(LaunchError) -> [HookOutcome] {
+    public func run() async throws(HostError) -> [HookOutcome] {
         let (requests, sink) = AsyncStream.makeStream(of: StopRequest.self)
         let signals = configuration.servesSignals
             ? SignalStream([SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2]) { sink.yield(.signal($0)) }
             : nil
         defer { signals?.close() }
-        do throws(LaunchError) {
+        do throws(HostError) {
             try await launch()
         } catch {
-            if case .cancelled(let rollback) = error { return rollback }
+            if error.code == .cancelled { return error.rollback }
             throw error
         }
         // The requests are served in a task of its own, which the caller's

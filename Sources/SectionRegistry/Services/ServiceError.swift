@@ -1,27 +1,95 @@
 /// A service could not be registered or found.
-public enum ServiceError: Error, CustomStringConvertible {
-    /// Two modules registered the same service type.
-    case duplicate(service: String, registeredBy: String, again: String)
-    /// No module registered the service `requester` asked for.
-    case missing(service: String, requester: String, registered: [String])
-    /// Creating the service needed the service itself, through its own
-    /// factory or the factories it calls.
-    case cycle(service: String, requester: String)
-    /// The factory of the service threw.
-    case creationFailed(service: String, provider: String, error: any Error)
+///
+/// Match on ``code``; the properties hold what each code carries, `nil` or
+/// empty otherwise.
+public struct ServiceError: Error, Sendable, CustomStringConvertible, PrefixedError {
+    /// What went wrong. New codes may be added; switch with a `default`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Value: Hashable, Sendable {
+            case duplicate, missing, cycle, creationFailed
+        }
 
-    public var description: String {
-        switch self {
-        case .duplicate(let service, let first, let second):
-            return "service \(service) is registered twice, by module '\(first)' and by module '\(second)': register it in one module"
-        case .missing(let service, let requester, let registered):
+        private let value: Value
+
+        /// ``ServiceError/module`` registered ``ServiceError/service``,
+        /// which ``ServiceError/registeredBy`` had registered already.
+        public static let duplicate = Code(value: .duplicate)
+        /// ``ServiceError/module`` asked for ``ServiceError/service``, which
+        /// no module registered; ``ServiceError/registered`` are those that are.
+        public static let missing = Code(value: .missing)
+        /// Creating ``ServiceError/service``, asked for by
+        /// ``ServiceError/module``, needed the service itself, through its
+        /// own factory or the factories it calls.
+        public static let cycle = Code(value: .cycle)
+        /// The factory of ``ServiceError/service``, registered by
+        /// ``ServiceError/module``, threw ``ServiceError/underlying``.
+        public static let creationFailed = Code(value: .creationFailed)
+
+        public var description: String { "\(value)" }
+    }
+
+    /// What went wrong.
+    public let code: Code
+    /// The service type, fully qualified.
+    public let service: String
+    /// The module that registered the service a second time, asked for it,
+    /// or (``Code/creationFailed``) provides it.
+    public let module: String
+    /// The module that registered the service first.
+    public let registeredBy: String?
+    /// The services that are registered, when one is missing.
+    public let registered: [String]
+    /// The error the service's factory threw.
+    public let underlying: (any Error)?
+
+    private init(
+        _ code: Code, service: String, module: String, registeredBy: String? = nil, registered: [String] = [],
+        underlying: (any Error)? = nil
+    ) {
+        self.code = code
+        self.service = service
+        self.module = module
+        self.registeredBy = registeredBy
+        self.registered = registered
+        self.underlying = underlying
+    }
+
+    /// `module` registered `service`, which `registeredBy` had registered.
+    public static func duplicate(_ service: String, registeredBy: String, again module: String) -> ServiceError {
+        ServiceError(.duplicate, service: service, module: module, registeredBy: registeredBy)
+    }
+
+    /// `module` asked for `service`; only `registered` are registered.
+    public static func missing(_ service: String, requester module: String, registered: [String]) -> ServiceError {
+        ServiceError(.missing, service: service, module: module, registered: registered)
+    }
+
+    /// Creating `service` for `module` needed `service` itself.
+    public static func cycle(_ service: String, requester module: String) -> ServiceError {
+        ServiceError(.cycle, service: service, module: module)
+    }
+
+    /// The factory of `service` in `module` threw `error`.
+    public static func creationFailed(_ service: String, provider module: String, error: any Error) -> ServiceError {
+        ServiceError(.creationFailed, service: service, module: module, underlying: error)
+    }
+
+    package var message: String {
+        switch code {
+        case .duplicate:
+            return "service \(service) is registered twice, by module '\(registeredBy ?? "")' and by module '\(module)': register it in one module"
+        case .missing:
             let known = registered.isEmpty ? "none is registered" : "registered: \(registered.joined(separator: ", "))"
-            return "module '\(requester)' asked for service \(service), which no module registered (\(known)): "
-                + "register it in setUp of a module that '\(requester)' comes after"
-        case .cycle(let service, let requester):
-            return "service \(service), asked for by module '\(requester)', needs itself to be created: break the cycle between the service factories"
-        case .creationFailed(let service, let provider, let error):
-            return "the factory of service \(service) in module '\(provider)' failed: \(error)"
+            return "module '\(module)' asked for service \(service), which no module registered (\(known)): "
+                + "register it in setUp of a module that '\(module)' comes after"
+        case .cycle:
+            return "service \(service), asked for by module '\(module)', needs itself to be created: break the cycle between the service factories"
+        default:
+            // .creationFailed
+            let cause = underlying.map(embedded) ?? "unknown error"
+            return "the factory of service \(service) in module '\(module)' failed: \(cause)"
         }
     }
+
+    public var description: String { prefixedMessage }
 }

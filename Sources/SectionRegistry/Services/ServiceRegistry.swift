@@ -46,23 +46,23 @@ final class ServiceRegistry: Sendable {
             entries[ObjectIdentifier(type)] = entry
             return nil
         }
-        if let existing { throw .duplicate(service: entry.name, registeredBy: existing.provider, again: provider) }
+        if let existing { throw .duplicate(entry.name, registeredBy: existing.provider, again: provider) }
     }
 
     func resolve<Service: Sendable>(_ type: Service.Type, for requester: String) throws(ServiceError) -> Service {
         let key = ObjectIdentifier(type)
         guard let entry = entries.withLock({ $0[key] }) else {
             let registered = entries.withLock { $0.values.map(\.name).sorted() }
-            throw .missing(service: String(reflecting: type), requester: requester, registered: registered)
+            throw .missing(String(reflecting: type), requester: requester, registered: registered)
         }
-        guard !Self.creating.contains(key) else { throw .cycle(service: entry.name, requester: requester) }
+        guard !Self.creating.contains(key) else { throw .cycle(entry.name, requester: requester) }
         let create = { () throws(ServiceError) -> any Sendable in
             do {
                 return try Self.$creating.withValue(Self.creating.union([key])) { try entry.make() }
             } catch let error as ServiceError {
                 throw error
             } catch {
-                throw .creationFailed(service: entry.name, provider: entry.provider, error: error)
+                throw .creationFailed(entry.name, provider: entry.provider, error: error)
             }
         }
         let instance: any Sendable

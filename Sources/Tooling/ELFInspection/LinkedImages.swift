@@ -161,7 +161,7 @@ extension LinkedImages {
         do {
             _ = try StartOrder.resolve(hostRecords.map(\.0.declaration) + records.map(\.declaration), disabled: [])
         } catch {
-            problems += error.problems.map(\.description)
+            problems += error.orderingProblems.map(\.description)
         }
         return problems
     }

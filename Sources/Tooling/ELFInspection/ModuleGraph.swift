@@ -6,7 +6,7 @@ import ModuleRecords
 /// DOT or as Mermaid.
 public struct ModuleGraph: Sendable {
     /// The modules, in declared order.
-    public let declarations: [ModuleDeclaration]
+    package let declarations: [ModuleDeclaration]
     /// Modules drawn greyed and left out of the start order.
     public let disabled: Set<String>
     /// Each enabled module's place in the start order, from 1; empty when
@@ -15,7 +15,7 @@ public struct ModuleGraph: Sendable {
     /// Why the enabled modules cannot be ordered, if they cannot.
     public let orderingProblems: [OrderingProblem]
 
-    public init(_ declarations: [ModuleDeclaration], disabled: Set<String> = []) {
+    package init(_ declarations: [ModuleDeclaration], disabled: Set<String> = []) {
         self.declarations = declarations
         self.disabled = disabled
         do {
@@ -24,7 +24,7 @@ public struct ModuleGraph: Sendable {
             orderingProblems = []
         } catch {
             startPosition = [:]
-            orderingProblems = error.problems
+            orderingProblems = error.orderingProblems
         }
     }
 

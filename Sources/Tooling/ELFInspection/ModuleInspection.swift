@@ -5,7 +5,7 @@ import ModuleRecords
 public struct ModuleInspection: Sendable {
     /// One valid module record.
     public struct Record: Sendable {
-        public let declaration: ModuleDeclaration
+        package let declaration: ModuleDeclaration
         /// The factory's run-time address (before any load bias).
         public let factoryAddress: UInt64
         /// The factory's symbol, when the file's symbol table has it.
@@ -70,7 +70,7 @@ public struct ModuleInspection: Sendable {
             _ = try StartOrder.resolve(declarations, disabled: [])
             return []
         } catch {
-            return error.problems
+            return error.orderingProblems
         }
     }
 }

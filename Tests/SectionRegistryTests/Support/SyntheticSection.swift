@@ -44,7 +44,7 @@ func sectionBytes(_ records: [app_module_record], tail: [UInt8] = []) -> [UInt8]
 }
 
 /// Scans a synthetic section and builds a registry from it.
-func registry(of records: [app_module_record], tail: [UInt8] = []) throws(DiscoveryError) -> ModuleRegistry {
+func registry(of records: [app_module_record], tail: [UInt8] = []) throws(RegistryError) -> ModuleRegistry {
     let bytes = sectionBytes(records, tail: tail)
     let scan = bytes.withUnsafeBytes { SectionScan($0) }
     return try ModuleRegistry(scan)
@@ -56,6 +56,6 @@ func discoveryProblems(_ records: [app_module_record], tail: [UInt8] = []) -> [D
         _ = try registry(of: records, tail: tail)
         return []
     } catch {
-        return error.problems
+        return error.discoveryProblems
     }
 }
