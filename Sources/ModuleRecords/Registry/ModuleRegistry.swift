@@ -59,7 +59,7 @@ public struct ModuleRegistry: Sendable {
     ///
     /// - Throws: ``RegistryError`` (``RegistryError/Code/discovery``) when two modules share a name or there
     ///   is none.
-    package init(declaring modules: [ModuleDescriptor]) throws(RegistryError) {
+    public init(declaring modules: [ModuleDescriptor]) throws(RegistryError) {
         try self.init(modules, problems: [])
     }
 
