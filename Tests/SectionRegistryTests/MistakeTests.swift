@@ -20,7 +20,7 @@ import Testing
     /// Ended by ModuleHost.main() with one message: status 1, no crash.
     func expectCleanFailure(_ result: CommandResult, saying message: String) {
         #expect(result.status == 1, "\(result.output)")
-        #expect(result.output.contains(message), "\(result.output)")
+        #expect(result.output.components(separatedBy: message).count == 2, "said once: \(result.output)")
         #expect(!result.output.contains("Backtrace") && !result.output.contains("Fatal error"), "\(result.output)")
     }
 

@@ -22,12 +22,20 @@ public actor ModuleHost {
     private var hookOutcomes: [HookOutcome] = []
     /// The rank the next module created gets.
     private var nextRank = 0
+    /// Whether a failed launch is logged: not under ``main(configuration:)``,
+    /// which reports it itself, once.
+    private let logsLaunchFailure: Bool
 
     /// A host for the modules of `registry`, not yet launched.
     public init(registry: ModuleRegistry, configuration: HostConfiguration = HostConfiguration()) {
+        self.init(registry: registry, configuration: configuration, logsLaunchFailure: true)
+    }
+
+    init(registry: ModuleRegistry, configuration: HostConfiguration, logsLaunchFailure: Bool) {
         self.registry = registry
         self.configuration = configuration
         self.shared = HostState(configuration: configuration)
+        self.logsLaunchFailure = logsLaunchFailure
     }
 
     /// The names of the modules that have started and not stopped, in start
@@ -127,7 +135,7 @@ public actor ModuleHost {
             try await bringUp(plan.order, in: plan.steps)
         } catch {
             // A cancelled launch is no failure; bringUp said what it stopped.
-            if error.code != .cancelled { shared.log(.error, error.description) }
+            if error.code != .cancelled && logsLaunchFailure { shared.log(.error, error.description) }
             enter(.launchFailed(error))
             throw error
         }

@@ -21,7 +21,7 @@ extension ModuleHost {
     /// argument parsing, which runs before this.
     public static func main(configuration: HostConfiguration = HostConfiguration()) async -> Never {
         do {
-            let host = ModuleHost(registry: try ModuleRegistry.linked(), configuration: configuration)
+            let host = ModuleHost(registry: try ModuleRegistry.linked(), configuration: configuration, logsLaunchFailure: false)
             let stopped = try await host.run()
             host.shared.log(.info, "SectionRegistry: stopped: \(stopped.map(\.module).joined(separator: ", "))")
             end(status: 0)
