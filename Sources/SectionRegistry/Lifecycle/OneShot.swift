@@ -48,10 +48,12 @@ final class OneShot<Value: Sendable>: Sendable {
     /// The value, or `nil` if it is not settled within `limit`, or the
     /// waiting task is cancelled first.
     func value(within limit: Duration) async -> Value? {
-        let deadline = Deadlines.shared.add(.now + limit) { self.expire() }
-        defer { Deadlines.shared.remove(deadline) }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                self.expire()
+            }
+            let value = await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
                 let settled = state.withLock { current -> Value?? in
                     switch current.state {
                     case .settled(let value):
@@ -63,8 +65,8 @@ final class OneShot<Value: Sendable>: Sendable {
                 }
                 if let settled { continuation.resume(returning: settled) }
             }
-        } onCancel: {
-            self.expire()
+            group.cancelAll()
+            return value
         }
     }
 }
