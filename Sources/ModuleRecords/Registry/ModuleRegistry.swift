@@ -87,7 +87,7 @@ public struct ModuleRegistry: Sendable {
             // Only an image with modules is asked which copy it reaches: a
             // copy's own anchor-only image (libSectionRegistryDynamic.so)
             // registers nothing.
-            if modules.count > first || !isWhole, let copy = image.otherRegistryCopy() {
+            if modules.count > first, let copy = image.otherRegistryCopy() {
                 modules.removeSubrange(first...)
                 problems.append(.ownRegistryCopy(image: image.path, copyIn: copy))
                 continue
