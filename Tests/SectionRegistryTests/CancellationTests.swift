@@ -34,7 +34,8 @@ import Testing
         let running = Task { try await host.run() }
         #expect(await host.waitUntilRunning())
         running.cancel()
-        let outcomes = try await running.value
+        try await running.value
+        let outcomes = await host.shutdownOutcomes
         #expect(results(outcomes) == ["C stop completed", "B stop completed", "A stop completed"])
         #expect(journal.modules("stop") == ["C", "B", "A"], "each once, in reverse start order")
         #expect(journal.modules("slept") == ["C", "B", "A"], "the sleeps in stop were not cut short")
@@ -55,8 +56,7 @@ import Testing
         let running = Task { try await host.run() }
         for await _ in began { break }
         running.cancel()
-        let outcomes = try await running.value
-        #expect(results(outcomes) == ["A stop completed"])
+        try await running.value
         #expect(journal.modules("slept") == ["A"], "the rollback's stop ran to its end")
         #expect(!journal.entries.contains("start B"), "B never said it started, so it is not stopped")
         #expect(!journal.entries.contains("begin C"), "no hook after the cancellation")
@@ -65,7 +65,7 @@ import Testing
             Issue.record("status \(host.status)")
             return
         }
-        #expect(error.rollback.map(\.module) == ["A"])
+        #expect(results(error.rollback) == ["A stop completed"])
         #expect(log.all.filter { $0.level >= .error }.isEmpty, "a cancellation is no failure")
         #expect(log.all.contains { $0.level == .info && $0.text == "SectionRegistry: launch cancelled; stopped again: A" })
     }
@@ -76,7 +76,7 @@ import Testing
             withUnsafeCurrentTask { $0?.cancel() }
             return try await host.run()
         }
-        #expect(try await running.value.isEmpty)
+        try await running.value
         #expect(journal.entries.isEmpty)
         #expect(host.status.description == "launch failed: SectionRegistry: launch cancelled (no module had started)")
     }
@@ -93,7 +93,8 @@ import Testing
         let running = Task { try await host.run() }
         #expect(await host.waitUntilRunning())
         running.cancel()
-        let outcomes = try await running.value
+        try await running.value
+        let outcomes = await host.shutdownOutcomes
         #expect(results(outcomes) == ["C stop completed", "B stop timedOut", "A stop completed"])
         #expect(outcomes[1].duration >= .milliseconds(100), "the limit, not the cancellation, ended it")
         guard case .stopped(let failures) = host.status else {

@@ -27,7 +27,7 @@ struct Supervisor {
 
     func run() async throws {
         let (terminations, sink) = AsyncStream.makeStream(of: Int32.self)
-        let signals = SignalStream([SIGTERM]) { sink.yield($0) }
+        let signals = try SignalStream([SIGTERM]) { sink.yield($0) }
         defer { signals.close() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for service in services {

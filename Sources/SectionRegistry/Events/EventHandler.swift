@@ -36,7 +36,8 @@ extension EventHandler {
     /// With `inline`, the handler is called and awaited, as a hand-written
     /// loop would. Otherwise (and always for a deferred handler) the handler
     /// runs in a task of its own and the answer is awaited at most
-    /// `timeLimit`, so that a hung handler cannot hold up the dispatch. With
+    /// `timeLimit`, so that a hung handler cannot hold up the dispatch; past
+    /// it, the handler's task is cancelled. With
     /// `timings`, the time to the answer is recorded.
     @inlinable
     func answer(_ event: Event, timeLimit: Duration, inline: Bool, timings: EventTimings?) async -> HandlerAnswer<Event.Reply> {
@@ -75,7 +76,7 @@ extension EventHandler {
     func answerInTask(_ event: Event, timeLimit: Duration) async -> HandlerAnswer<Event.Reply> {
         let settlement = OneShot<EventOutcome<Event.Reply>>()
         let responder = EventResponder(answer: settlement)
-        Task {
+        let handling = Task {
             do {
                 switch body {
                 case .replyingNow(let handle):
@@ -95,6 +96,12 @@ extension EventHandler {
                 responder.fail(error)
             }
         }
-        return (await settlement.value(within: timeLimit) ?? .timedOut, settlement)
+        guard let outcome = await settlement.value(within: timeLimit) else {
+            // Past its limit (or the dispatch was cancelled): the handler is
+            // cancelled, not left to run on unobserved.
+            handling.cancel()
+            return (.timedOut, settlement)
+        }
+        return (outcome, settlement)
     }
 }

@@ -1,6 +1,6 @@
 import CSectionRegistry
 
-/// The host could not launch, make or remove a module. A failed launch
+/// The host could not launch, make, run or remove a module. A failed launch
 /// stopped every module that had started again, in reverse order, before
 /// this was thrown; a failed removal left the module running.
 ///
@@ -12,7 +12,7 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
         private enum Value: Hashable, Sendable {
             case alreadyLaunched, invalidOrder, moduleFailed, cancelled, timeLimitExceeded
             case factoryNotAHandle, factoryOtherVersion, factoryOtherCopy
-            case notRunning, hasDependents
+            case notRunning, hasDependents, signalsInUse
         }
 
         private let value: Value
@@ -49,6 +49,10 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
         /// ``HostError/dependents``, running, come after ``HostError/module``:
         /// it was not removed.
         public static let hasDependents = Code(value: .hasDependents)
+        /// Another ``ModuleHost/run()`` in this process serves the signals:
+        /// signal dispositions belong to the process, so one `run()` at a
+        /// time may serve them. Nothing was launched.
+        public static let signalsInUse = Code(value: .signalsInUse)
 
         public var description: String { "\(value)" }
     }
@@ -115,6 +119,9 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
         HostError(.timeLimitExceeded, module: module, phase: phase, limit: limit)
     }
 
+    /// Another `run()` serves the process's signals.
+    static let signalsInUse = HostError(.signalsInUse)
+
     /// No running module is named `module`.
     public static func notRunning(_ module: String) -> HostError {
         HostError(.notRunning, module: module)
@@ -156,6 +163,9 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
             return "cannot remove '\(name)': no running module has that name"
         case .hasDependents:
             return "cannot remove '\(name)': \(dependents.joined(separator: ", ")) come after it; remove them first"
+        case .signalsInUse:
+            return "another ModuleHost.run() in this process serves SIGTERM, SIGINT, SIGHUP, SIGUSR1 and SIGUSR2: "
+                + "set HostConfiguration.servesSignals to false for every host but one, and stop the others by cancelling the tasks that run them"
         default:
             // The three factory codes.
             return factoryMessage

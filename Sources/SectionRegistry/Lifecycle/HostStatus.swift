@@ -9,8 +9,9 @@ public enum HostStatus: Sendable, CustomStringConvertible {
     case running
     /// Stopping the modules, in reverse start order.
     case stopping
-    /// Every module is stopped; `failures` are the stop hooks that failed or
-    /// did not finish within their time limit.
+    /// Every module is stopped; `failures` are the `run` hooks that failed
+    /// (the first is why the host stopped, if one did) and the hooks that
+    /// failed, timed out, were cut off or skipped on the way down.
     case stopped(failures: [HookOutcome])
     /// Launch failed or was cancelled; what had started was stopped again.
     case launchFailed(HostError)

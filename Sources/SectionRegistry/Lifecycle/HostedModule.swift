@@ -6,12 +6,15 @@ final class HostedModule: Sendable {
     let context: ModuleContext
     /// Where its descriptor is in the host's ``HostRoster/modules``.
     let position: Int
+    /// Whether it has long-running work: an ``AppModule/run(_:)`` of its own.
+    let hasRunHook: Bool
 
     init(descriptor: ModuleDescriptor, instance: any AppModule, context: ModuleContext, position: Int) {
         self.descriptor = descriptor
         self.instance = instance
         self.context = context
         self.position = position
+        self.hasRunHook = instance.hasRunHook
     }
 
     var name: String { descriptor.name }
@@ -21,6 +24,7 @@ final class HostedModule: Sendable {
         case .setUp: try await instance.setUp(context)
         case .start: try await instance.start(context)
         case .ready: try await instance.ready(context)
+        case .run: try await instance.runHook(context)
         case .reload: try await instance.reload(context)
         case .stop: try await instance.stop(context)
         }

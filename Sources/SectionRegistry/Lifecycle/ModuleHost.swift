@@ -1,27 +1,56 @@
-/// Runs the modules of a registry: launches them in dependency order,
-/// dispatches events to them, and stops them in reverse order.
+/// Runs the modules of a registry: launches them in dependency order, runs
+/// their long-running work, dispatches events to them, and stops them in
+/// reverse order.
 ///
 /// ```swift
 /// let host = ModuleHost(registry: try ModuleRegistry.linked())
 /// try await host.run()      // launch, then serve until SIGTERM, SIGINT or cancellation
 /// ```
 ///
-/// One host launches once. Event dispatch (``broadcast(_:)``,
-/// ``firstHandler(for:)``, ``gather(_:)``) does not go through the actor:
-/// many tasks may dispatch at once, alongside launch, removal and shutdown.
+/// One host launches once. **Every request that changes the modules**
+/// (``launch()``, ``load(plugin:)``, ``unload(plugin:)``, ``remove(_:)``,
+/// ``reload()``, ``terminate()``) **takes its turn**: the host performs them
+/// one at a time, to the end, in the order asked, so none sees another half
+/// done. A stop does not wait for its turn to act: ``terminate()`` (or a
+/// signal, or cancellation) interrupts the launch, load or reload under
+/// way, whose running hook is cancelled, and then stops what started. For
+/// any interleaving of requests:
+///
+/// - a module starts only after every module it comes after has started;
+/// - each module that started is stopped once, in reverse start order, or
+///   reported as timed out, cut off or skipped;
+/// - once the host has stopped, no hook, `run` or time limit of it runs,
+///   but a hook that ignored its cancellation, reported as such.
+///
+/// Event dispatch (``broadcast(_:)``, ``firstHandler(for:)``,
+/// ``gather(_:)``) does not take a turn: many tasks may dispatch at once,
+/// alongside every request.
 public actor ModuleHost {
     /// How this host runs its modules.
     public nonisolated let configuration: HostConfiguration
     @usableFromInline nonisolated let shared: HostState
     let registry: ModuleRegistry
     private nonisolated let statusBroadcast = StatusBroadcast()
+    /// The serial path every request takes.
+    nonisolated let requests = HostRequests()
+    /// The `run` hooks that failed, in the order they did: the first is why
+    /// the host stopped.
+    nonisolated let failedRuns = Locked<[HookOutcome]>([])
     /// Where the host is, with its modules while launching or running.
     /// Move it to another state with ``enter(_:)``, which publishes the new
     /// status; change its roster in place with ``HostLifecycle/changeRoster(_:)``.
     var lifecycle = HostLifecycle.idle
-    private var hookOutcomes: [HookOutcome] = []
+    /// Every phase run so far, with what each hook did, for ``timings``.
+    private var phaseLog: [(phase: PhaseRun, records: [HookRecord])] = []
+    /// The `run` tasks of modules that have one, while they may run.
+    private var runs: [ModuleRun] = []
     /// The rank the next module created gets.
     private var nextRank = 0
+    /// Stop outcomes no ``terminate()`` has returned yet: a launch that a
+    /// stop interrupted leaves them for it.
+    private var unreportedStops: [HookOutcome] = []
+    /// How the shutdown went, once the host has stopped.
+    private(set) var shutdownOutcomes: [HookOutcome] = []
     /// Whether a failed launch is logged: not under ``main(configuration:)``,
     /// which reports it itself, once.
     private let logsLaunchFailure: Bool
@@ -46,13 +75,15 @@ public actor ModuleHost {
 
     /// How long each hook and (if timed) each event handler took so far.
     public var timings: TimingTable {
-        TimingTable(hooks: hookOutcomes, events: shared.eventTimings.all)
+        TimingTable(hooks: phaseLog.flatMap { Self.outcomes(of: $0.phase, $0.records) } + failedRuns.withLock { $0 },
+                    events: shared.eventTimings.all)
     }
 
     // MARK: Status
 
     /// Where the host is now: idle, launching, running, stopping, stopped
-    /// (with the stop hooks that failed), or launch failed.
+    /// (with the hooks that failed), or launch failed. Read without `await`:
+    /// it is not the actor's.
     public nonisolated var status: HostStatus {
         statusBroadcast.current
     }
@@ -86,6 +117,12 @@ public actor ModuleHost {
         return false
     }
 
+    /// Waits until the host has stopped or its launch failed, whether or
+    /// not the waiting task is cancelled.
+    nonisolated func waitUntilFinal() async -> HostStatus {
+        await statusBroadcast.final()
+    }
+
     /// Moves the host to `next` and publishes its status; the trace is
     /// written when the host is running and when it has stopped.
     private func enter(_ next: HostLifecycle) {
@@ -101,29 +138,82 @@ public actor ModuleHost {
         }
     }
 
+    // MARK: The serial path
+
+    /// Queues a request and waits for its result. The caller's cancellation
+    /// reaches the request (``HostRequests/cancel(_:_:)``), never the engine.
+    nonisolated func perform<Success: Sendable, Failure: Error>(
+        _ kind: HostRequests.Kind,
+        _ body: @escaping @Sendable (isolated ModuleHost, _ request: Int) async -> Result<Success, Failure>
+    ) async -> Result<Success, Failure> {
+        let id = requests.makeID()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                submit(id, kind) { host in continuation.resume(returning: await body(host, id)) }
+            }
+        } onCancel: {
+            requests.cancel(id, kind)
+        }
+    }
+
+    /// Queues a request nobody waits for.
+    nonisolated func submit(_ id: Int, _ kind: HostRequests.Kind, _ body: @escaping @Sendable (isolated ModuleHost) async -> Void) {
+        requests.submit(HostRequests.Request(id: id, kind: kind, perform: body)) {
+            Task { await self.serve() }
+        }
+    }
+
+    /// The engine: performs the queued requests one at a time, and ends
+    /// when none is left (the next request starts it again).
+    private func serve() async {
+        while let request = requests.next() {
+            await request.perform(self)
+        }
+    }
+
+    /// Runs `phase` as the current request's, and keeps its records.
+    private func runPhase(_ phase: PhaseRun) async -> [HookRecord] {
+        let start = ContinuousClock.now
+        requests.enter(phase)
+        let records = await phase.execute()
+        phaseLog.append((phase, records))
+        report(phase, records)
+        shared.log(.debug, "SectionRegistry: \(phase.phase) of \(phase.modules.count) modules done", phase: phase.phase,
+                   duration: start.duration(to: .now))
+        return records
+    }
+
     // MARK: Launch
 
     /// Creates the enabled modules and takes them through setUp, start and
-    /// ready.
+    /// ready, then starts the `run` of each module that has one.
     ///
     /// The start order is resolved first (``StartOrder``): with a cycle, a
     /// missing or disabled dependency, nothing is created. setUp and ready
     /// run in start order; start runs step by step, modules that may start
     /// concurrently alongside each other. If a hook fails, every module that
-    /// started is stopped in reverse order, and the error says which module
-    /// failed, in which phase, and why.
+    /// started is stopped in reverse order (step mates that completed
+    /// included), and the error says which module failed, in which phase,
+    /// and why.
     ///
-    /// If the calling task is cancelled, no further hook is called (the one
-    /// running sees the cancellation), the modules that started are stopped
-    /// in reverse order, each within ``HostConfiguration/stopTimeLimit`` and
-    /// shielded from the cancellation, and ``HostError`` (``HostError/Code/cancelled``)
-    /// is thrown.
+    /// If the calling task is cancelled, or ``terminate()`` is called
+    /// meanwhile, no further hook is called, the running one is cancelled
+    /// (and has ``HostConfiguration/stopTimeLimit`` to return), the modules
+    /// that started are stopped in reverse order, each within
+    /// ``HostConfiguration/stopTimeLimit`` and shielded from the
+    /// cancellation, and ``HostError`` (``HostError/Code/cancelled``) is
+    /// thrown.
     public func launch() async throws(HostError) {
-        guard case .idle = lifecycle else { throw .alreadyLaunched }
+        try await perform(.launch) { host, id in await host.launchNow(request: id) }.get()
+    }
+
+    private func launchNow(request id: Int) async -> Result<Void, HostError> {
+        guard case .idle = lifecycle else { return .failure(.alreadyLaunched) }
         enter(.launching(nil))
         let clock = ContinuousClock()
         let start = clock.now
         do throws(HostError) {
+            guard !requests.isInterrupted(id, .launch) else { throw .cancelled(rollback: []) }
             let plan: StartPlan
             do {
                 plan = try StartPlan(registry.modules.map(\.declaration), disabled: configuration.allDisabledModules)
@@ -132,29 +222,32 @@ public actor ModuleHost {
             }
             // Still launching: the status is the same, nothing to publish.
             lifecycle = .launching(HostRoster(modules: registry.modules, plan: plan))
-            try await bringUp(plan.order, in: plan.steps)
+            try await bringUp(plan.order, in: plan.steps, request: id, kind: .launch)
         } catch {
             // A cancelled launch is no failure; bringUp said what it stopped.
             if error.code != .cancelled && logsLaunchFailure { shared.log(.error, error.description) }
+            if error.code == .cancelled && requests.stopRequested { unreportedStops = error.rollback }
             enter(.launchFailed(error))
-            throw error
+            return .failure(error)
         }
-        guard let roster = lifecycle.roster else { return }
+        guard let roster = lifecycle.roster else { return .success(()) }
         shared.log(.debug, "SectionRegistry: launched \(roster.started.count) modules", duration: start.duration(to: clock.now))
         enter(.running(roster))
+        return .success(())
     }
 
     /// Creates the modules of the roster at the positions in `order`, a start
-    /// order, and takes them through setUp, start (in `steps`) and ready. If
-    /// a hook fails, the calling task is cancelled or the host stops
-    /// meanwhile, stops those of them that started and still run, in reverse
-    /// order, forgets them all, and throws; modules started before are left
-    /// running.
-    func bringUp(_ order: [Int], in steps: [[Int]]) async throws(HostError) {
+    /// order, takes them through setUp, start (in `steps`) and ready, and
+    /// starts their `run`s. If a hook fails or the request is interrupted,
+    /// stops those of them that started, in reverse order, forgets them all,
+    /// and throws; modules started before are left running.
+    func bringUp(_ order: [Int], in steps: [[Int]], request id: Int, kind: HostRequests.Kind) async throws(HostError) {
         guard let descriptors = lifecycle.roster?.modules else { throw .cancelled(rollback: []) }
         let first = order.min() ?? 0
         var created = [HostedModule?](repeating: nil, count: descriptors.count - first)
-        let modules = try order.enumerated().map { rank, position throws(HostError) in
+        var modules: [HostedModule] = []
+        modules.reserveCapacity(order.count)
+        for (rank, position) in order.enumerated() {
             let descriptor = descriptors[position]
             let module = HostedModule(
                 descriptor: descriptor,
@@ -163,237 +256,254 @@ public actor ModuleHost {
                 position: position
             )
             created[position - first] = module
-            return module
+            modules.append(module)
         }
         nextRank += modules.count
         shared.log(.debug, "SectionRegistry: start order: \(modules.map(\.name).joined(separator: ", "))")
-        var started: [Started] = []
-        do throws(Interruption) {
-            try await timedPhase(.setUp, of: modules.count) { () async throws(Interruption) in
-                for module in modules {
-                    try await runOrThrow(.setUp, [module], startingInto: &started)
-                }
-            }
-            try await timedPhase(.start, of: modules.count) { () async throws(Interruption) in
-                for step in steps {
-                    let step = step.map { created[$0 - first]! }
-                    if step.count > 1 {
-                        shared.log(.debug, "SectionRegistry: starting \(step.map(\.name).joined(separator: ", ")) alongside each other")
-                    }
-                    try await runOrThrow(.start, step, startingInto: &started)
-                }
-            }
-            try await timedPhase(.ready, of: modules.count) { () async throws(Interruption) in
-                // Not those removed meanwhile.
-                for module in started.lazy.map(\.module) where lifecycle.runs(module.position) {
-                    try await runOrThrow(.ready, [module], startingInto: &started)
-                }
-            }
-        } catch {
-            // Those of them still running: not those terminate() or
-            // remove(_:) stopped meanwhile, and those that started after
-            // terminate() began, which never joined the roster.
-            let stillRunning = Set(lifecycle.changeRoster { roster in
-                roster.takeStarted(at: Set(started.lazy.filter(\.joined).map(\.module.position)))
-            }?.map(\.position) ?? [])
-            let stopping = started.filter { !$0.joined || stillRunning.contains($0.module.position) }
-            for module in modules { shared.forget(module.name) }
-            // In a task of its own: a cancelled caller must not cut the
-            // stop hooks short.
-            let rollback = await Task { await self.stop(stopping.reversed().map(\.module)) }.value
-            switch error {
-            case .cancelled:
-                shared.log(.info, "SectionRegistry: launch cancelled; stopped again: \(rollback.map(\.module).joined(separator: ", "))")
-                throw .cancelled(rollback: rollback)
-            case .failed(let module, let phase, let cause):
-                throw .moduleFailed(module, in: phase, error: cause, rollback: rollback)
-            }
+
+        let grace = configuration.stopTimeLimit
+        let setUp = PhaseRun(.setUp, of: modules, limit: nil, grace: grace, stopsAtFailure: true)
+        if let interruption = interruption(of: setUp, await runPhase(setUp), request: id, kind: kind) {
+            throw await rollBack([], created: modules, because: interruption)
         }
+
+        var startOrder: [HostedModule] = []
+        startOrder.reserveCapacity(modules.count)
+        var stepRanges: [Range<Int>] = []
+        stepRanges.reserveCapacity(steps.count)
+        for step in steps {
+            stepRanges.append(startOrder.count..<startOrder.count + step.count)
+            for position in step { startOrder.append(created[position - first]!) }
+        }
+        let start = PhaseRun(.start, of: startOrder, steps: stepRanges, limit: configuration.startTimeLimit, grace: grace, stopsAtFailure: true)
+        let startRecords = await runPhase(start)
+        var started: [HostedModule] = []
+        started.reserveCapacity(startOrder.count)
+        for (module, record) in zip(startOrder, startRecords) {
+            if case .completed = record.result { started.append(module) }
+        }
+        lifecycle.changeRoster { roster in
+            for module in started { roster.start(module) }
+        }
+        if let interruption = interruption(of: start, startRecords, request: id, kind: kind) {
+            throw await rollBack(started, created: modules, because: interruption)
+        }
+
+        let ready = PhaseRun(.ready, of: started, limit: nil, grace: grace, stopsAtFailure: true)
+        if let interruption = interruption(of: ready, await runPhase(ready), request: id, kind: kind) {
+            throw await rollBack(started, created: modules, because: interruption)
+        }
+        startRuns(of: started)
     }
 
-    /// A module a bring-up started, and whether it joined the roster (it
-    /// does not when the host has begun to stop).
-    private struct Started {
-        let module: HostedModule
-        let joined: Bool
-    }
-
-    /// Why ``bringUp(_:in:)`` stopped.
-    private enum Interruption: Error {
+    /// Why a bring-up stops.
+    private enum Interruption {
         case failed(module: String, phase: LifecyclePhase, error: any Error)
         case cancelled
     }
 
-    /// Runs `body`, one phase of a launch, and logs how long it took.
-    private func timedPhase(
-        _ phase: LifecyclePhase, of count: Int, _ body: () async throws(Interruption) -> Void
-    ) async throws(Interruption) {
-        let clock = ContinuousClock()
-        let start = clock.now
-        try await body()
-        shared.log(.debug, "SectionRegistry: \(phase) of \(count) modules done", phase: phase, duration: start.duration(to: clock.now))
-    }
-
-    /// Runs `phase` of `modules`, alongside each other when there are
-    /// several. Modules that start are added to `started` and, unless the
-    /// host has begun to stop, to the roster; throws the first failure in
-    /// start order, or ``Interruption/cancelled`` before and after the hooks
-    /// if the calling task is cancelled or the host has begun to stop.
-    private func runOrThrow(
-        _ phase: LifecyclePhase, _ modules: [HostedModule], startingInto started: inout [Started]
-    ) async throws(Interruption) {
-        guard !Task.isCancelled, lifecycle.hasRoster else { throw .cancelled }
-        let limit = phase == .start ? configuration.startTimeLimit : nil
-        guard modules.count > 1 else {
-            // One module, the usual case: no task group and no arrays.
-            let outcome = await Self.run(phase, of: modules[0], within: limit)
-            record(outcome)
-            try settle(outcome, of: modules[0], in: phase, startingInto: &started)
-            return
-        }
-        let outcomes = await withTaskGroup(of: (Int, HookOutcome).self) { group in
-            for (index, module) in modules.enumerated() {
-                group.addTask { (index, await Self.run(phase, of: module, within: limit)) }
-            }
-            var outcomes = [HookOutcome?](repeating: nil, count: modules.count)
-            for await (index, outcome) in group { outcomes[index] = outcome }
-            return outcomes.map { $0! }
-        }
-        for (lane, outcome) in outcomes.enumerated() { record(outcome, lane: lane) }
-        for (module, outcome) in zip(modules, outcomes) {
-            try settle(outcome, of: module, in: phase, startingInto: &started)
-        }
-    }
-
-    /// Records `module` as started if `outcome` is a completed start, and
-    /// throws ``Interruption/cancelled`` if the calling task is cancelled or
-    /// the host has begun to stop (a hook that failed because it saw the
-    /// cancellation is not a failure), else the hook's failure.
-    private func settle(
-        _ outcome: HookOutcome, of module: HostedModule, in phase: LifecyclePhase, startingInto started: inout [Started]
-    ) throws(Interruption) {
-        if phase == .start, case .completed = outcome.result {
-            let joined = lifecycle.changeRoster { $0.start(module) } != nil
-            started.append(Started(module: module, joined: joined))
-        }
-        guard !Task.isCancelled, lifecycle.hasRoster else { throw .cancelled }
-        switch outcome.result {
-        case .failed(let error):
-            throw .failed(module: outcome.module, phase: phase, error: error)
-        case .timedOut:
-            let limit = configuration.startTimeLimit ?? .zero
-            throw .failed(module: outcome.module, phase: phase, error: HostError.timeLimitExceeded(outcome.module, in: phase, limit: limit))
-        case .completed, .skipped:
-            return
-        }
-    }
-
-    /// Runs one hook, timed; with a `limit`, in a task of its own that the
-    /// host stops waiting for when the limit is up or the caller is cancelled.
-    /// Non-sending: on the host's executor, so that calling a hook costs no
-    /// hop of its own.
-    private nonisolated(nonsending) static func run(
-        _ phase: LifecyclePhase, of module: HostedModule, within limit: Duration?
-    ) async -> HookOutcome {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let result: HookOutcome.Result
-        if let limit {
-            switch await withTimeLimit(limit, { try await module.run(phase) }) {
-            case .success?: result = .completed
-            case .failure(let error)?: result = .failed(error)
-            case nil: result = Task.isCancelled ? .skipped : .timedOut
-            }
-        } else {
-            do {
-                try await module.run(phase)
-                result = .completed
-            } catch {
-                result = .failed(error)
+    /// Why the bring-up that ran `phase` must stop, if it must: the request
+    /// was interrupted (a hook that failed because it saw the cancellation
+    /// is no failure), or the first hook in order that did not complete.
+    private func interruption(
+        of phase: PhaseRun, _ records: [HookRecord], request id: Int, kind: HostRequests.Kind
+    ) -> Interruption? {
+        if requests.isInterrupted(id, kind) { return .cancelled }
+        for (module, record) in zip(phase.modules, records) {
+            switch record.result {
+            case .completed, .skipped:
+                continue
+            case .failed(let error):
+                return .failed(module: module.name, phase: phase.phase, error: error)
+            case .timedOut:
+                let limit = configuration.startTimeLimit ?? .zero
+                return .failed(module: module.name, phase: phase.phase,
+                               error: HostError.timeLimitExceeded(module.name, in: phase.phase, limit: limit))
+            case .cutOff:
+                return .cancelled
             }
         }
-        return HookOutcome(module: module.name, phase: phase, result: result, duration: start.duration(to: clock.now), start: start)
+        return nil
     }
 
-    /// Keeps `outcome` for ``timings``, logs it, and adds it to the trace,
-    /// on track `lane` (hooks that ran alongside each other have one each).
-    private func record(_ outcome: HookOutcome, lane: Int = 0) {
-        hookOutcomes.append(outcome)
+    /// Takes `started` out of the roster, forgets everything `created`
+    /// registered, stops `started` in reverse order, and says why.
+    private func rollBack(_ started: [HostedModule], created: [HostedModule], because interruption: Interruption) async -> HostError {
+        lifecycle.changeRoster { _ = $0.takeStarted(at: Set(started.map(\.position))) }
+        for module in created { shared.forget(module.name) }
+        let rollback = await stop(started.reversed())
+        switch interruption {
+        case .cancelled:
+            shared.log(.info, "SectionRegistry: launch cancelled; stopped again: \(rollback.map(\.module).joined(separator: ", "))")
+            return .cancelled(rollback: rollback)
+        case .failed(let module, let phase, let cause):
+            return .moduleFailed(module, in: phase, error: cause, rollback: rollback)
+        }
+    }
+
+    // MARK: Long-running work
+
+    /// Starts the ``AppModule/run(_:)`` of each of `modules` that has one,
+    /// each in a task of the host's, kept until the module stops.
+    private func startRuns(of modules: [HostedModule]) {
+        for module in modules where module.hasRunHook {
+            runs.append(ModuleRun(module) { outcome in self.runFailed(outcome) })
+        }
+    }
+
+    /// A module's `run` failed: the host shuts down at once, in its turn.
+    private nonisolated func runFailed(_ outcome: HookOutcome) {
+        failedRuns.withLock { $0.append(outcome) }
         shared.log.record(outcome)
-        shared.trace?.hook(outcome, lane: lane)
+        shared.log(.error, "SectionRegistry: module '\(outcome.module)' failed in run, stopping every module: \(outcome.resultDetail)",
+                   module: outcome.module, phase: .run)
+        requests.requestStop()
+        submit(requests.makeID(), .terminate) { host in _ = await host.terminateNow() }
+    }
+
+    /// Cancels the `run`s of `modules` and waits for them to return, all
+    /// within one ``HostConfiguration/stopTimeLimit``.
+    ///
+    /// - Returns: the `run`s that did not return in time, cut off.
+    private func endRuns(of modules: [HostedModule]) async -> [HookOutcome] {
+        guard !runs.isEmpty else { return [] }
+        var stopping = [Bool](repeating: false, count: (modules.map(\.position).max() ?? -1) + 1)
+        for module in modules { stopping[module.position] = true }
+        let ending = runs.filter { $0.module.position < stopping.count && stopping[$0.module.position] }
+        guard !ending.isEmpty else { return [] }
+        runs.removeAll { $0.module.position < stopping.count && stopping[$0.module.position] }
+        let deadline = ContinuousClock.now + configuration.stopTimeLimit
+        return await ModuleRun.end(ending, by: deadline)
     }
 
     // MARK: Reload, removal, shutdown
 
     /// Calls every running module's reload hook, in start order, each
-    /// within ``HostConfiguration/reloadTimeLimit``. A failure or a hook
-    /// over its limit is reported in the result and does not stop the
-    /// others. Once the host begins to stop, or if the calling task is
-    /// cancelled, no further reload hook is called (the one running sees the
-    /// cancellation, and is not waited for).
+    /// within ``HostConfiguration/reloadTimeLimit`` (10 seconds by
+    /// default). A failure or a hook over its limit is reported in the
+    /// result and does not stop the others. Once the host begins to stop,
+    /// or if the calling task is cancelled, no further reload hook is called
+    /// and the one running is cancelled and cut off at once.
     @discardableResult
     public func reload() async -> [HookOutcome] {
-        guard case .running(let roster) = lifecycle else { return [] }
-        var outcomes: [HookOutcome] = []
-        // Not those removed meanwhile.
-        for module in roster.started where lifecycle.isRunning && lifecycle.runs(module.position) && !Task.isCancelled {
-            outcomes.append(await Self.run(.reload, of: module, within: configuration.reloadTimeLimit))
-        }
-        outcomes.forEach { record($0) }
-        return outcomes
+        await perform(.reload) { host, id in Result<_, Never>.success(await host.reloadNow(request: id)) }.get()
     }
 
-    /// Stops a running module, within the stop time limit, and forgets it:
-    /// its event handlers and services are gone before it stops.
+    func reloadNow(request id: Int) async -> [HookOutcome] {
+        guard case .running(let roster) = lifecycle, !requests.isInterrupted(id, .reload) else { return [] }
+        let phase = PhaseRun(.reload, of: roster.started, limit: configuration.reloadTimeLimit, grace: .zero, stopsAtFailure: false)
+        return Self.outcomes(of: phase, await runPhase(phase))
+    }
+
+    /// Ends a running module's `run`, then stops it, within the stop time
+    /// limit, and forgets it: its event handlers and services are gone
+    /// before it stops. Waits for its turn: a launch or load under way ends
+    /// first, so a module coming up after it counts as a dependent.
     ///
     /// - Throws: ``HostError`` (``HostError/Code/notRunning``, ``HostError/Code/hasDependents``) if it is not running, or running modules
     ///   come after it.
     @discardableResult
     public func remove(_ name: String) async throws(HostError) -> HookOutcome {
-        guard let roster = lifecycle.roster, let module = roster.started.first(where: { $0.name == name }) else {
-            throw .notRunning(name)
-        }
-        let dependents = roster.runningDependents(of: CollectionOfOne(module.position))
-        guard dependents.isEmpty else { throw .hasDependents(name, dependents: dependents.map(\.name)) }
-        lifecycle.changeRoster { _ = $0.takeStarted(at: CollectionOfOne(module.position)) }
-        shared.forget(name)
-        let outcome = await stop(module)
-        record(outcome)
-        return outcome
+        try await perform(.remove) { host, _ in await host.removeNow(name) }.get()
     }
 
-    /// Stops every running module in reverse start order, each within
-    /// ``HostConfiguration/stopTimeLimit``, and forgets them. If the calling
-    /// task is cancelled (a second SIGTERM in ``run()``), the modules not yet
-    /// stopped are skipped. A plugin load under way when it begins fails,
-    /// and stops those of its modules that started after.
+    private func removeNow(_ name: String) async -> Result<HookOutcome, HostError> {
+        guard case .running(let roster) = lifecycle, let module = roster.started.first(where: { $0.name == name }) else {
+            return .failure(.notRunning(name))
+        }
+        let dependents = roster.runningDependents(of: CollectionOfOne(module.position))
+        guard dependents.isEmpty else { return .failure(.hasDependents(name, dependents: dependents.map(\.name))) }
+        lifecycle.changeRoster { _ = $0.takeStarted(at: CollectionOfOne(module.position)) }
+        shared.forget(name)
+        return .success(await stop([module]).last!)
+    }
+
+    /// Stops every running module: cancels every `run` and waits for them,
+    /// then calls the stop hooks in reverse start order, each within
+    /// ``HostConfiguration/stopTimeLimit`` (10 seconds by default; past it
+    /// the hook is cancelled and shutdown goes on), and forgets the modules.
+    ///
+    /// A launch, load or reload under way is interrupted first (the launch
+    /// or load fails with ``HostError/Code/cancelled`` and stops what it
+    /// started); a removal or unload under way is waited for. If the calling
+    /// task is cancelled (a second SIGTERM in ``run()``), the stop hook
+    /// running is cut off and the others are skipped.
+    ///
+    /// - Returns: how each module stopped, in the order stopped (what an
+    ///   interrupted launch stopped, if this call interrupted it); a later
+    ///   call returns once the first is done, with nothing.
     @discardableResult
     public func terminate() async -> [HookOutcome] {
-        guard case .running(let roster) = lifecycle else { return [] }
+        requests.requestStop()
+        return await perform(.terminate) { host, _ in Result<_, Never>.success(await host.terminateNow()) }.get()
+    }
+
+    func terminateNow() async -> [HookOutcome] {
+        guard case .running(let roster) = lifecycle else {
+            defer { unreportedStops = [] }
+            return unreportedStops
+        }
         enter(.stopping)
         let outcomes = await stop(roster.started.reversed())
         for plugin in roster.plugins {
             plugin.library.close()
         }
-        enter(.stopped(failures: outcomes.filter(\.failedOrTimedOut)))
+        shutdownOutcomes = outcomes
+        let failures = failedRuns.withLock { $0 } + outcomes.filter(\.isFailure)
+        logShutdown(outcomes, failures: failures)
+        enter(.stopped(failures: failures))
         return outcomes
     }
 
-    /// Forgets and stops `modules`, in the order given.
-    func stop(_ modules: some Sequence<HostedModule>) async -> [HookOutcome] {
-        var outcomes: [HookOutcome] = []
-        for module in modules {
-            shared.forget(module.name)
-            outcomes.append(await stop(module))
+    /// The last line of a shutdown: the modules stopped, or what did not
+    /// stop cleanly.
+    private func logShutdown(_ outcomes: [HookOutcome], failures: [HookOutcome]) {
+        let stopped = outcomes.filter { $0.phase == .stop && !$0.isFailure }.map(\.module).joined(separator: ", ")
+        guard !failures.isEmpty else {
+            shared.log(.info, "SectionRegistry: stopped: \(stopped)")
+            return
         }
-        outcomes.forEach { record($0) }
-        return outcomes
+        let problems = failures.map { "\($0.module) \($0.phase) \($0.resultDetail)" }.joined(separator: "; ")
+        shared.log(.error, "SectionRegistry: stopped with \(failures.count) \(failures.count == 1 ? "failure" : "failures"): \(problems) (stopped cleanly: \(stopped.isEmpty ? "none" : stopped))")
     }
 
-    private func stop(_ module: HostedModule) async -> HookOutcome {
-        guard !Task.isCancelled else {
-            return HookOutcome(module: module.name, phase: .stop, result: .skipped, duration: .zero, start: ContinuousClock.now)
+    /// Ends the `run`s of `modules`, then forgets and stops them, in the
+    /// order given.
+    func stop(_ modules: [HostedModule]) async -> [HookOutcome] {
+        let runs = await endRuns(of: modules)
+        let phase = PhaseRun(.stop, of: modules, limit: configuration.stopTimeLimit, grace: configuration.stopTimeLimit,
+                             stopsAtFailure: false) { [shared] in shared.forget($0.name) }
+        let records = await runPhase(phase)
+        for (module, record) in zip(modules, records) where !record.ended {
+            shared.forget(module.name)  // skipped: not forgotten by the runner
         }
-        return await Self.run(.stop, of: module, within: configuration.stopTimeLimit)
+        return runs + Self.outcomes(of: phase, records)
+    }
+
+    // MARK: Reports
+
+    /// The outcomes of the hooks of `phase` that were called, and for a stop
+    /// phase those skipped.
+    static func outcomes(of phase: PhaseRun, _ records: [HookRecord]) -> [HookOutcome] {
+        zip(phase.modules, records).compactMap { module, record in
+            guard record.ended || phase.phase == .stop else { return nil }
+            return HookOutcome(module: module.name, phase: phase.phase, result: record.result, duration: record.duration, start: record.start)
+        }
+    }
+
+    /// Logs and traces what each hook of `phase` did. Each hook costs a
+    /// message only when the log takes debug messages, the hook did not
+    /// complete, or was slow.
+    private func report(_ phase: PhaseRun, _ records: [HookRecord]) {
+        let everyHook = shared.log.takes(.debug) || shared.trace != nil
+        let threshold = shared.log.slowHookThreshold
+        for (position, (module, record)) in zip(phase.modules, records).enumerated() {
+            let notable: Bool
+            if case .completed = record.result { notable = everyHook || record.duration > threshold } else { notable = record.ended || phase.phase == .stop }
+            guard notable else { continue }
+            let outcome = HookOutcome(module: module.name, phase: phase.phase, result: record.result, duration: record.duration, start: record.start)
+            shared.log.record(outcome)
+            shared.trace?.hook(outcome, lane: phase.steps?.first { $0.contains(position) }.map { position - $0.lowerBound } ?? 0)
+        }
     }
 }

@@ -53,40 +53,25 @@ final class OneShot<Value: Sendable>: Sendable {
                 try? await Task.sleep(for: limit)
                 self.expire()
             }
-            let value = await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
-                let settled = state.withLock { current -> Value?? in
-                    switch current.state {
-                    case .settled(let value):
-                        return .some(value)
-                    case .pending:
-                        current.state = .pending(waiter: continuation)
-                        return .none
-                    }
-                }
-                if let settled { continuation.resume(returning: settled) }
-            }
+            let value = await value()
             group.cancelAll()
             return value
         }
     }
-}
 
-/// Runs `operation` in a task of its own and waits for it at most `limit`.
-///
-/// - Returns: its result, or `nil` if it did not finish in time or the
-///   caller was cancelled. A late operation goes on running, unobserved: a
-///   hung module cannot hold up the caller.
-func withTimeLimit<Success: Sendable>(
-    _ limit: Duration,
-    _ operation: @escaping @Sendable () async throws -> Success
-) async -> Result<Success, any Error>? {
-    let result = OneShot<Result<Success, any Error>>()
-    Task {
-        do {
-            result.fulfil(.success(try await operation()))
-        } catch {
-            result.fulfil(.failure(error))
+    /// The value once it is settled, `nil` if it expired.
+    func value() async -> Value? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
+            let settled = state.withLock { current -> Value?? in
+                switch current.state {
+                case .settled(let value):
+                    return .some(value)
+                case .pending:
+                    current.state = .pending(waiter: continuation)
+                    return .none
+                }
+            }
+            if let settled { continuation.resume(returning: settled) }
         }
     }
-    return await result.value(within: limit)
 }

@@ -8,6 +8,7 @@ final class StatusBroadcast: Sendable {
         var current = HostStatus.idle
         var followers: [Int: AsyncStream<HostStatus>.Continuation] = [:]
         var nextFollower = 0
+        var finalWaiters: [CheckedContinuation<HostStatus, Never>] = []
     }
 
     private let state = Locked(State())
@@ -19,16 +20,35 @@ final class StatusBroadcast: Sendable {
     /// Makes `status` the current one and sends it to every stream; a final
     /// status ends them.
     func publish(_ status: HostStatus) {
-        let followers = state.withLock { state in
+        let (followers, finalWaiters) = state.withLock { state in
             state.current = status
-            defer { if status.isFinal { state.followers = [:] } }
-            return Array(state.followers.values)
+            defer {
+                if status.isFinal {
+                    state.followers = [:]
+                    state.finalWaiters = []
+                }
+            }
+            return (Array(state.followers.values), status.isFinal ? state.finalWaiters : [])
         }
+        for waiter in finalWaiters { waiter.resume(returning: status) }
         // Outside the lock: finishing runs the streams' termination handlers,
         // which take it.
         for follower in followers {
             follower.yield(status)
             if status.isFinal { follower.finish() }
+        }
+    }
+
+    /// The final status, once it is published; not cut short by the
+    /// cancellation of the waiting task.
+    func final() async -> HostStatus {
+        await withCheckedContinuation { continuation in
+            let final = state.withLock { state -> HostStatus? in
+                if state.current.isFinal { return state.current }
+                state.finalWaiters.append(continuation)
+                return nil
+            }
+            if let final { continuation.resume(returning: final) }
         }
     }
 

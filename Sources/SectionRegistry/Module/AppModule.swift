@@ -8,9 +8,12 @@
 /// 2. ``start(_:)``: begin work; after the modules it comes after have
 ///    started, alongside others if its record says it may.
 /// 3. ``ready(_:)``: every module has started; in start order.
-/// 4. ``reload(_:)``: on SIGHUP or ``ModuleHost/reload()``.
-/// 5. ``stop(_:)``: in reverse start order, within a time limit; only
-///    for a module whose ``start(_:)`` succeeded.
+/// 4. ``run(_:)``: the module's long-running work, from when every module
+///    is ready until shutdown cancels it.
+/// 5. ``reload(_:)``: on SIGHUP or ``ModuleHost/reload()``.
+/// 6. ``stop(_:)``: in reverse start order, within a time limit, after
+///    every `run` has ended; only for a module whose ``start(_:)``
+///    succeeded.
 ///
 /// ```swift
 /// import SectionRegistry
@@ -25,6 +28,11 @@
 /// }
 /// ```
 public protocol AppModule: Sendable {
+    /// What ``run(_:)`` returns: nothing (`Void`) for a module that writes
+    /// it. Never named by a module: it only tells the host, at no cost,
+    /// which modules have long-running work.
+    associatedtype RunResult = NoRunHook
+
     /// Prepares the module: register services and event handlers here. If
     /// it throws, nothing has started and launch stops.
     nonisolated(nonsending) func setUp(_ context: ModuleContext) async throws
@@ -39,12 +47,38 @@ public protocol AppModule: Sendable {
     /// launch fails.
     nonisolated(nonsending) func ready(_ context: ModuleContext) async throws
 
+    /// The module's long-running work: a loop that ticks, a server that
+    /// accepts connections. Shaped like swift-service-lifecycle's
+    /// `Service.run()`: run until the task is cancelled.
+    ///
+    /// The host calls it once every module is ready, in a task of its own
+    /// per module that has one, and cancels that task at shutdown
+    /// (``ModuleHost/terminate()``, SIGTERM or SIGINT, the cancellation of
+    /// the task running ``ModuleHost/run()``) or when the module is removed
+    /// or its plugin unloaded; the module's ``stop(_:)`` is called once
+    /// `run` has returned, or after ``HostConfiguration/stopTimeLimit`` if
+    /// it ignores the cancellation (then reported as cut off). So a loop of
+    /// `try await Task.sleep(for:)` ends by itself.
+    ///
+    /// - A `run` that returns has finished its work; the module stays up
+    ///   until shutdown.
+    /// - A `run` that throws while not cancelled is a failure: the host
+    ///   logs it, naming the module and the error, and shuts every module
+    ///   down gracefully; ``ModuleHost/run()`` then throws it and
+    ///   ``ModuleHost/main(configuration:)`` exits with status 1.
+    ///
+    /// Modules that do not write it cost nothing: no task is made for them.
+    func run(_ context: ModuleContext) async throws -> RunResult
+
     /// Re-reads configuration. A failure is reported and changes nothing else.
     nonisolated(nonsending) func reload(_ context: ModuleContext) async throws
 
-    /// Stops the module's work, within ``HostConfiguration/stopTimeLimit``.
-    /// It runs in a task of its own, not cancelled when the task that
-    /// runs the host is: it may await I/O or `Task.sleep` to the end.
+    /// Stops the module's work, within ``HostConfiguration/stopTimeLimit``
+    /// (10 seconds by default). It runs in a task of the host's, not
+    /// cancelled when the task that runs the host is: it may await I/O or
+    /// `Task.sleep` to the end. Past its limit, or when a second SIGTERM or
+    /// SIGINT cuts shutdown short, it is cancelled and the host goes on
+    /// without it.
     nonisolated(nonsending) func stop(_ context: ModuleContext) async throws
 }
 
@@ -59,4 +93,25 @@ extension AppModule {
     public nonisolated(nonsending) func ready(_ context: ModuleContext) async throws {}
     public nonisolated(nonsending) func reload(_ context: ModuleContext) async throws {}
     public nonisolated(nonsending) func stop(_ context: ModuleContext) async throws {}
+}
+
+extension AppModule where RunResult == NoRunHook {
+    /// No long-running work: the host never calls it.
+    public func run(_ context: ModuleContext) async throws -> NoRunHook { NoRunHook() }
+}
+
+/// What ``AppModule/run(_:)`` returns in a module that does not write it;
+/// never made by a module.
+public struct NoRunHook: Sendable {
+    init() {}
+}
+
+extension AppModule {
+    /// Whether the module writes ``run(_:)``.
+    var hasRunHook: Bool { RunResult.self != NoRunHook.self }
+
+    /// Calls ``run(_:)``, dropping what it returns.
+    func runHook(_ context: ModuleContext) async throws {
+        _ = try await run(context)
+    }
 }

@@ -5,6 +5,11 @@ struct HostLog: Sendable {
     /// A hook that completes but takes longer than this is a warning.
     let slowHookThreshold: Duration
 
+    /// Whether messages at `level` are written.
+    func takes(_ level: LogLevel) -> Bool {
+        level >= handler.logLevel
+    }
+
     func callAsFunction(
         _ level: LogLevel,
         _ message: @autoclosure () -> String,
@@ -38,7 +43,10 @@ struct HostLog: Sendable {
             self(.error, "SectionRegistry: \(module) \(phase) failed: \(embedded(error))", module: module, phase: phase, duration: duration,
                  ["error": "\(error)"])
         case .timedOut:
-            self(.warning, "SectionRegistry: \(module) \(phase) did not finish within its time limit; going on without it after \(duration.milliseconds) ms",
+            self(.warning, "SectionRegistry: \(module) \(phase) did not finish within its time limit; cancelled it and went on without it after \(duration.milliseconds) ms",
+                 module: module, phase: phase, duration: duration)
+        case .cutOff:
+            self(.warning, "SectionRegistry: \(module) \(phase) cut off: cancelled it and went on without it after \(duration.milliseconds) ms",
                  module: module, phase: phase, duration: duration)
         case .skipped:
             self(.warning, "SectionRegistry: \(module) \(phase) skipped: shutdown was cut short", module: module, phase: phase)

@@ -14,10 +14,16 @@ extension ModuleHost {
     /// stops them, in reverse start order, with the rest. If one fails, those
     /// of its modules that started are stopped again and the library is
     /// closed: nothing of it keeps running. The same if ``terminate()``
-    /// begins during the load: the load fails with
-    /// ``PluginError/Code/launchFailed``, whose ``PluginError/underlying`` is a
-    /// ``HostError`` of code ``HostError/Code/cancelled``, and every module is stopped
-    /// once, by ``terminate()`` or by the load.
+    /// is called during the load, or the calling task is cancelled: the
+    /// running hook is cancelled, no further one is called, the load fails
+    /// with ``PluginError/Code/launchFailed``, whose
+    /// ``PluginError/underlying`` is a ``HostError`` of code
+    /// ``HostError/Code/cancelled``, and then ``terminate()`` stops the
+    /// rest: every module is stopped once, in reverse start order.
+    ///
+    /// A load takes its turn (see ``ModuleHost``): two loads never
+    /// interleave, so a module of the second that comes after one of the
+    /// first starts only once that one has started.
     ///
     /// A library loaded with the program is registered by
     /// ``ModuleRegistry/linked()`` already; loading it again is refused
@@ -30,16 +36,39 @@ extension ModuleHost {
     /// - Returns: the names of the modules started, in start order.
     @discardableResult
     public func load(plugin path: String) async throws(PluginError) -> [String] {
-        guard lifecycle.isRunning else { throw .hostNotRunning }
-        let library = try PluginLibrary.open(path)
+        try await perform(.load) { host, id in await host.loadNow(plugin: path, request: id) }.get()
+    }
+
+    private func loadNow(plugin path: String, request id: Int) async -> Result<[String], PluginError> {
+        guard lifecycle.isRunning, !requests.isInterrupted(id, .load) else { return .failure(.hostNotRunning) }
         do throws(PluginError) {
-            let (positions, started) = try await bringUp(try library.registry().modules, from: path)
-            lifecycle.changeRoster { $0.plugins.append(HostRoster.Plugin(library: library, positions: positions)) }
-            return started
+            let library = try PluginLibrary.open(path)
+            do throws(PluginError) {
+                let (positions, started) = try await bringUp(try library.registry().modules, from: path, request: id)
+                lifecycle.changeRoster { $0.plugins.append(HostRoster.Plugin(library: library, positions: positions)) }
+                return .success(started)
+            } catch {
+                library.close()
+                throw error
+            }
         } catch {
-            library.close()
-            throw error
+            return .failure(error)
         }
+    }
+
+    /// Brings up `modules` as a load of a plugin at `path` does once the
+    /// library is open, in the load's turn: for tests of loads without a
+    /// plugin file.
+    ///
+    /// - Returns: the names of the modules started, in start order.
+    func load(_ modules: [ModuleDescriptor], from path: String) async throws(PluginError) -> [String] {
+        try await perform(.load) { host, id -> Result<[String], PluginError> in
+            do throws(PluginError) {
+                return .success(try await host.bringUp(modules, from: path, request: id).started)
+            } catch {
+                return .failure(error)
+            }
+        }.get()
     }
 
     /// Adds `modules`, those of the plugin at `path`, to the roster, ordered
@@ -49,10 +78,10 @@ extension ModuleHost {
     ///
     /// - Returns: their positions in the roster, and the names of those
     ///   started, in start order.
-    func bringUp(
-        _ modules: [ModuleDescriptor], from path: String
+    private func bringUp(
+        _ modules: [ModuleDescriptor], from path: String, request id: Int
     ) async throws(PluginError) -> (positions: Range<Int>, started: [String]) {
-        guard let roster = lifecycle.roster, lifecycle.isRunning else { throw .hostNotRunning }
+        guard let roster = lifecycle.roster, lifecycle.isRunning, !requests.isInterrupted(id, .load) else { throw .hostNotRunning }
         if let (name, owner) = roster.firstRegistered(among: modules) {
             throw .duplicateName(name, path: path, registeredBy: owner)
         }
@@ -67,7 +96,7 @@ extension ModuleHost {
         guard let (positions, plan) = added else { throw .hostNotRunning }
         let order = plan.order.filter { $0 >= positions.lowerBound }
         do {
-            try await bringUp(order, in: plan.steps(from: positions.lowerBound))
+            try await bringUp(order, in: plan.steps(from: positions.lowerBound), request: id, kind: .load)
         } catch {
             lifecycle.changeRoster { $0.leaveOut(positions) }
             throw .launchFailed(path, error)
@@ -89,12 +118,17 @@ extension ModuleHost {
     ///   of other plugins come after its modules (nothing is stopped).
     @discardableResult
     public func unload(plugin path: String) async throws(PluginError) -> [HookOutcome] {
-        guard let roster = lifecycle.roster, let index = roster.plugins.firstIndex(where: { $0.library.path == path }) else {
-            throw .notLoaded(path)
+        try await perform(.unload) { host, _ in await host.unloadNow(plugin: path) }.get()
+    }
+
+    private func unloadNow(plugin path: String) async -> Result<[HookOutcome], PluginError> {
+        guard lifecycle.isRunning, let roster = lifecycle.roster,
+              let index = roster.plugins.firstIndex(where: { $0.library.path == path }) else {
+            return .failure(.notLoaded(path))
         }
         let plugin = roster.plugins[index]
         let dependents = roster.runningDependents(of: plugin.positions)
-        guard dependents.isEmpty else { throw .hasDependents(path, dependents: dependents.map(\.name)) }
+        guard dependents.isEmpty else { return .failure(.hasDependents(path, dependents: dependents.map(\.name))) }
         let stopping: [HostedModule] = lifecycle.changeRoster { roster in
             roster.plugins.remove(at: index)
             roster.leaveOut(plugin.positions)
@@ -102,7 +136,7 @@ extension ModuleHost {
         } ?? []
         let outcomes = await stop(stopping.reversed())
         plugin.library.close()
-        return outcomes
+        return .success(outcomes)
     }
 
     /// The paths of the plugins loaded, in load order.

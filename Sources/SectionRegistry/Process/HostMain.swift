@@ -13,18 +13,32 @@ extension ModuleHost {
     /// ```
     ///
     /// A bad build or configuration never crashes the process: a
-    /// ``RegistryError`` or a ``HostError`` is
-    /// written to standard error as one message, without a backtrace, and
-    /// the process exits with status 1. After a graceful stop (SIGTERM or
-    /// SIGINT) it logs the modules stopped, in order, and exits with status
-    /// 0. Standard output is flushed first in both cases. Status 2, bad usage, is left to the program's own
-    /// argument parsing, which runs before this.
+    /// ``RegistryError`` or a ``HostError`` is written to standard error as
+    /// one message, without a backtrace. Standard output is flushed first.
+    /// The exit status says how the program ended:
+    ///
+    /// - 0: stopped by SIGTERM, SIGINT or cancellation, every `run` ended
+    ///   and every stop hook completed.
+    /// - 1: launch failed (nothing is left running), or a module's
+    ///   ``AppModule/run(_:)`` failed and every module was stopped; the
+    ///   message names the module and the error.
+    /// - 2: bad usage, left to the program's own argument parsing, which
+    ///   runs before this.
+    /// - 3: stopped, but not cleanly: a stop hook failed, timed out, was cut
+    ///   off or skipped, or a `run` ignored its cancellation. The last log
+    ///   line names each.
     public static func main(configuration: HostConfiguration = HostConfiguration()) async -> Never {
         do {
             let host = ModuleHost(registry: try ModuleRegistry.linked(), configuration: configuration, logsLaunchFailure: false)
-            let stopped = try await host.run()
-            host.shared.log(.info, "SectionRegistry: stopped: \(stopped.map(\.module).joined(separator: ", "))")
-            end(status: 0)
+            try await host.run()
+            switch host.status {
+            case .stopped(let failures) where failures.isEmpty:
+                end(status: 0)
+            case .launchFailed(let cancelled) where !cancelled.rollback.contains(where: \.isFailure):
+                end(status: 0)  // SIGTERM during launch; what started stopped cleanly
+            default:
+                end(status: 3)
+            }
         } catch {
             end(status: 1, message: "\(error)")
         }

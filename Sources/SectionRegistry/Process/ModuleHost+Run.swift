@@ -3,129 +3,118 @@ import Glibc
 #endif
 
 extension ModuleHost {
-    /// Launches the modules, then runs until the process should end, then
-    /// stops them: the host as a long-lived service.
+    /// Launches the modules, runs their long-running work, then stops them
+    /// when the process should end: the host as a long-lived service.
     ///
     /// **Cancellation is graceful shutdown.** Cancelling the task that runs
-    /// `run()` stops every started module in reverse start order, each
-    /// within ``HostConfiguration/stopTimeLimit``, and `run()` returns only
-    /// when they are stopped. The stop hooks run in a task of their own, so
-    /// they are not cut short by the caller's cancellation (a hook awaiting
-    /// `Task.sleep` or I/O finishes; only its time limit ends it). Cancelled
-    /// before or during launch, no further hook is called, and the modules
-    /// that started are stopped the same way. Either way `run()` returns how
-    /// the modules stopped and throws nothing: a supervisor that cancels its
-    /// children sees a clean exit.
+    /// `run()` does what ``terminate()`` does: each module's
+    /// ``AppModule/run(_:)`` is cancelled and awaited, then every started
+    /// module is stopped in reverse start order, each within
+    /// ``HostConfiguration/stopTimeLimit``, and `run()` returns only when
+    /// they are. The stop hooks are not cut short by the caller's
+    /// cancellation (a hook awaiting `Task.sleep` or I/O finishes; only its
+    /// time limit ends it). Cancelled before or during launch, no further
+    /// hook is called (the running one is cancelled), and the modules that
+    /// started are stopped the same way.
     ///
     /// **Signals**, unless ``HostConfiguration/servesSignals`` is off (when a
-    /// supervisor owns them):
+    /// supervisor owns them), each acted on at once, during launch too:
     ///
-    /// - SIGTERM, SIGINT: graceful shutdown, as for cancellation; a second
-    ///   SIGTERM or SIGINT during shutdown skips the modules not yet stopped
-    ///   (and ends the hook that is stopping, unobserved).
-    /// - SIGHUP: ``reload()``, while the signals go on being served; one
-    ///   that arrives during a reload reloads again after it. A SIGTERM or
-    ///   SIGINT during a reload begins shutdown at once: no further reload
-    ///   hook is called, and the one running is not waited for.
+    /// - SIGTERM, SIGINT: graceful shutdown, as for cancellation. During
+    ///   launch, the launch is cancelled: the running hook is cancelled and
+    ///   no further one is called. A second SIGTERM or SIGINT cuts shutdown
+    ///   short: the stop hook running is cancelled and left behind, the
+    ///   modules not yet stopped are skipped, and the last log line says
+    ///   which.
+    /// - SIGHUP: ``reload()``, in its turn.
     /// - SIGUSR1, SIGUSR2: a broadcast of the event mapped in
-    ///   ``HostConfiguration/userSignalEvents``, if any.
+    ///   ``HostConfiguration/userSignalEvents``, if any, in a task of its
+    ///   own: a slow handler delays no other signal. At shutdown such a
+    ///   broadcast is cancelled, and `run()` returns once it has ended.
     ///
-    /// The signals are taken over before launch, so none is lost while the
-    /// modules start (one that arrives then is served once launch ends), and
-    /// handed back to their default action on return. Signal dispositions
-    /// belong to the process: one `run()` at a time may serve them (a second
-    /// concurrent one stops with a precondition failure).
+    /// The signals are taken over before launch and handed back to their
+    /// default action on return. Signal dispositions belong to the process:
+    /// one `run()` at a time may serve them.
     ///
-    /// Its shape fits supervisors such as swift-service-lifecycle's
-    /// `ServiceGroup`: `func run() async throws { try await host.run() }`
-    /// (see Documentation/Lifecycle.md). ``waitUntilRunning()`` and ``statusUpdates`` say
-    /// when the modules are ready.
+    /// Its shape fits swift-service-lifecycle's `ServiceGroup`:
+    /// `func run() async throws { try await host.run() }` (see
+    /// Documentation/Lifecycle.md). ``waitUntilRunning()`` and
+    /// ``statusUpdates`` say when the modules are ready; after `run()`
+    /// returns, ``status`` says how they stopped.
     ///
-    /// - Returns: how each module stopped, in the order stopped.
-    /// - Throws: ``HostError`` if launch fails (nothing is left running);
-    ///   never one of code ``HostError/Code/cancelled``, whose rollback it returns as
-    ///   stop outcomes instead.
-    @discardableResult
-    public func run() async throws(HostError) -> [HookOutcome] {
-        let (requests, sink) = AsyncStream.makeStream(of: StopRequest.self)
-        let signals = configuration.servesSignals
-            ? SignalStream([SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2]) { sink.yield(.signal($0)) }
+    /// - Throws: ``HostError`` if launch fails (nothing is left running;
+    ///   never ``HostError/Code/cancelled``: a cancelled launch returns), if a
+    ///   module's `run` fails (``HostError/Code/moduleFailed`` in phase
+    ///   ``LifecyclePhase/run``, thrown once every module has stopped), or
+    ///   ``HostError/Code/signalsInUse`` if another `run()` serves the
+    ///   signals.
+    public nonisolated func run() async throws(HostError) {
+        let (signals, signalSink) = AsyncStream.makeStream(of: Int32.self)
+        let stream = configuration.servesSignals
+            ? try SignalStream(SignalStream.served) { signalSink.yield($0) }
             : nil
-        defer { signals?.close() }
-        do throws(HostError) {
-            try await launch()
-        } catch {
-            if error.code == .cancelled { return error.rollback }
-            throw error
-        }
-        // The requests are served in a task of its own, which the caller's
-        // cancellation does not reach: it arrives as one more request.
-        let serving = Task { await serve(requests, finishing: sink) }
-        return await withTaskCancellationHandler {
-            await serving.value
-        } onCancel: {
-            sink.yield(.cancelled)
-        }
-    }
-
-    /// Serves signals and the caller's cancellation until shutdown is done.
-    private func serve(
-        _ requests: AsyncStream<StopRequest>, finishing sink: AsyncStream<StopRequest>.Continuation
-    ) async -> [HookOutcome] {
-        var shutdown: Task<[HookOutcome], Never>?
-        var reloading: Task<Void, Never>?
-        for await request in requests {
-            switch request {
-            case .cancelled where shutdown == nil, .signal(SIGTERM) where shutdown == nil, .signal(SIGINT) where shutdown == nil:
-                shared.log(.info, "SectionRegistry: \(request), stopping modules in reverse start order")
-                // A reload under way calls no further hook, and the one it
-                // runs is not waited for.
-                reloading?.cancel()
-                shutdown = Task {
-                    defer { sink.finish() }
-                    return await terminate()
+        defer { stream?.close() }
+        let launch = await withTaskCancellationHandler {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await self.serve(signals) }
+                defer { signalSink.finish() }
+                do throws(HostError) {
+                    try await self.launch()
+                } catch {
+                    return error.code == .cancelled ? nil : error
                 }
-            case .signal(SIGTERM), .signal(SIGINT):
-                shared.log(.warning, "SectionRegistry: second \(request), skipping the modules not stopped yet")
-                shutdown?.cancel()
-            case .signal(SIGHUP) where shutdown == nil:
-                shared.log(.info, "SectionRegistry: SIGHUP, reloading")
-                // In a task of its own, after the reload before it: the
-                // requests go on being served meanwhile.
-                reloading = Task { [previous = reloading] in
-                    await withTaskCancellationHandler {
-                        await previous?.value
-                    } onCancel: {
-                        previous?.cancel()
-                    }
-                    await reload()
-                }
-            case .signal(SIGUSR1) where shutdown == nil, .signal(SIGUSR2) where shutdown == nil:
-                if let event = configuration.userSignalEvents[request == .signal(SIGUSR1) ? .usr1 : .usr2] {
-                    await broadcastIgnoringReport(event)
-                }
-            default:
-                break
+                _ = await self.waitUntilFinal()
+                return nil
             }
+        } onCancel: {
+            self.stop(because: "the task running the host was cancelled")
         }
-        return await shutdown?.value ?? []
+        if let launch { throw launch }
+        if let failure = failedRuns.withLock({ $0.first }), case .failed(let error) = failure.result {
+            throw .moduleFailed(failure.module, in: .run, error: error, rollback: await shutdownOutcomes)
+        }
     }
 
-    private func broadcastIgnoringReport(_ event: some ModuleEvent) async {
+    /// Serves `signals` until the stream ends; the broadcasts they ask for
+    /// run alongside, and are cancelled when it ends.
+    private nonisolated func serve(_ signals: AsyncStream<Int32>) async {
+        await withDiscardingTaskGroup { broadcasts in
+            for await signal in signals {
+                let name = SignalStream.name(of: signal)
+                switch signal {
+                case SIGTERM, SIGINT:
+                    if !stop(because: name) {
+                        shared.log(.warning, "SectionRegistry: second \(name), cutting shutdown short: the stop hook running is cut off, the others are skipped")
+                        requests.cutShort()
+                    }
+                case SIGHUP where !requests.stopRequested:
+                    shared.log(.info, "SectionRegistry: \(name), reloading")
+                    submit(requests.makeID(), .reload) { host in _ = await host.reloadNow(request: -1) }
+                case SIGUSR1 where !requests.stopRequested, SIGUSR2 where !requests.stopRequested:
+                    guard let event = configuration.userSignalEvents[signal == SIGUSR1 ? .usr1 : .usr2] else { continue }
+                    shared.log(.info, "SectionRegistry: \(name), broadcasting \(type(of: event))")
+                    broadcasts.addTask { await self.broadcastIgnoringReport(event) }
+                default:
+                    continue
+                }
+            }
+            broadcasts.cancelAll()
+        }
+    }
+
+    /// Asks the host to stop, once: the launch, load or reload under way is
+    /// interrupted, and the modules are stopped in their turn.
+    ///
+    /// - Returns: whether this was the first stop asked for.
+    @discardableResult
+    nonisolated func stop(because reason: String) -> Bool {
+        guard requests.requestStop() else { return false }
+        shared.log(.info, "SectionRegistry: \(reason), stopping modules in reverse start order")
+        submit(requests.makeID(), .terminate) { host in _ = await host.terminateNow() }
+        return true
+    }
+
+    private nonisolated func broadcastIgnoringReport(_ event: some ModuleEvent) async {
         _ = await broadcast(event)
-    }
-}
-
-/// What ends a ``ModuleHost/run()``, or asks it for something meanwhile.
-private enum StopRequest: Sendable, Equatable, CustomStringConvertible {
-    case signal(Int32)
-    /// The task running the host was cancelled.
-    case cancelled
-
-    var description: String {
-        switch self {
-        case .signal(let number): "signal \(number)"
-        case .cancelled: "the task running the host was cancelled"
-        }
     }
 }

@@ -14,20 +14,28 @@ import Glibc
 /// thread passes each to `deliver`. One stream at a time per process: signal
 /// dispositions are process-wide.
 struct SignalStream {
+    /// The signals ``ModuleHost/run()`` serves.
+    static let served = [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2]
+
     private let signals: [Int32]
     private let writeEnd: Int32
 
     /// Takes over `signals` until ``close()``; `deliver` gets each one, on a
     /// thread of the stream's.
-    init(_ signals: [Int32], deliver: @escaping @Sendable (Int32) -> Void) {
+    ///
+    /// - Throws: ``HostError/Code/signalsInUse`` if another stream has them.
+    init(_ signals: [Int32], deliver: @escaping @Sendable (Int32) -> Void) throws(HostError) {
         self.signals = signals
         var ends: [Int32] = [-1, -1]
         precondition(pipe(&ends) == 0, "SectionRegistry: cannot make the signal pipe (errno \(errno))")
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         let readEnd = ends[0]
         writeEnd = ends[1]
-        precondition(signalPipe.compareExchange(expected: -1, desired: writeEnd, ordering: .sequentiallyConsistent).exchanged,
-                     "SectionRegistry: only one ModuleHost.run() at a time serves the process's signals")
+        guard signalPipe.compareExchange(expected: -1, desired: writeEnd, ordering: .sequentiallyConsistent).exchanged else {
+            Glibc.close(readEnd)
+            Glibc.close(writeEnd)
+            throw .signalsInUse
+        }
         DispatchQueue(label: "SectionRegistry.signals").async {
             var signalNumber: UInt8 = 0
             // read returns 0 once close() has closed the write end.
@@ -39,6 +47,18 @@ struct SignalStream {
         action.sa_flags = SA_RESTART
         sigemptyset(&action.sa_mask)
         for signalNumber in signals { sigaction(signalNumber, &action, nil) }
+    }
+
+    /// `SIGTERM`, `SIGINT`, ...: the name a log line gives `signalNumber`.
+    static func name(of signalNumber: Int32) -> String {
+        switch signalNumber {
+        case SIGTERM: "SIGTERM"
+        case SIGINT: "SIGINT"
+        case SIGHUP: "SIGHUP"
+        case SIGUSR1: "SIGUSR1"
+        case SIGUSR2: "SIGUSR2"
+        default: "signal \(signalNumber)"
+        }
     }
 
     /// Stops listening and restores each signal's default action.

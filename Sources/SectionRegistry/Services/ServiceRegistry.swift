@@ -16,8 +16,7 @@ final class ServiceRegistry: Sendable {
         let provider: String
         let lifetime: ServiceLifetime
         let make: @Sendable () throws -> any Sendable
-        /// The shared instance, created under a lock of its own so that
-        /// creating one service may look up others.
+        /// The shared instance, once created.
         let sharedInstance = Locked<(any Sendable)?>(nil)
 
         init(name: String, provider: String, lifetime: ServiceLifetime, make: @escaping @Sendable () throws -> any Sendable) {
@@ -33,6 +32,16 @@ final class ServiceRegistry: Sendable {
     /// The services being created by the current task, to catch cycles
     /// instead of deadlocking on them.
     @TaskLocal private static var creating: Set<ObjectIdentifier> = []
+
+    /// Held while a task creates shared instances, with every service they
+    /// look up in turn: one chain of creations at a time. A lock per service
+    /// would deadlock two tasks that resolve the two ends of a cycle at once
+    /// (each holding one and waiting for the other), where one chain finds
+    /// the cycle in ``creating`` and throws. `make` is synchronous, so the
+    /// lock is never held across a suspension.
+    private let creation = Locked<Void>(())
+    /// Whether the current task holds ``creation``.
+    @TaskLocal private static var createsShared = false
 
     func register<Service: Sendable>(
         _ type: Service.Type,
@@ -68,16 +77,32 @@ final class ServiceRegistry: Sendable {
         let instance: any Sendable
         switch entry.lifetime {
         case .shared:
-            instance = try entry.sharedInstance.withLock { (value) throws(ServiceError) -> any Sendable in
-                if let value { return value }
-                let created = try create()
-                value = created
-                return created
+            if let existing = entry.sharedInstance.withLock({ $0 }) {
+                instance = existing
+            } else if Self.createsShared {
+                instance = try Self.createShared(entry, with: create)
+            } else {
+                instance = try creation.withLock { _ in
+                    Self.$createsShared.withValue(true) {
+                        Result { () throws(ServiceError) in try Self.createShared(entry, with: create) }
+                    }
+                }.get()
             }
         case .perLookup:
             instance = try create()
         }
         return instance as! Service
+    }
+
+    /// The shared instance of `entry`, created with `create` unless another
+    /// chain made it meanwhile; under ``creation``.
+    private static func createShared(
+        _ entry: Entry, with create: () throws(ServiceError) -> any Sendable
+    ) throws(ServiceError) -> any Sendable {
+        if let existing = entry.sharedInstance.withLock({ $0 }) { return existing }
+        let created = try create()
+        entry.sharedInstance.withLock { $0 = created }
+        return created
     }
 
     /// Forgets the services `provider` registered; instances already handed

@@ -63,13 +63,13 @@ struct ScriptedModule: AppModule {
 
     func reload(_ context: ModuleContext) async throws {
         journal.add("reload \(name)")
-        while hangsInReload { try? await Task.sleep(for: .seconds(60)) }
+        while hangsInReload { await sleepIgnoringCancellation(.seconds(60)) }
         try failIf(.reload)
     }
 
     func stop(_ context: ModuleContext) async throws {
         journal.add("stop \(name)")
-        while hangsInStop { try? await Task.sleep(for: .seconds(60)) }
+        while hangsInStop { await sleepIgnoringCancellation(.seconds(60)) }
         try await whileStopping()
         try failIf(.stop)
     }
@@ -120,13 +120,20 @@ final class Gate: Sendable {
 
     /// Returns once the gate is open; ignores cancellation, as a hung hook would.
     func pass() async {
-        while !isOpen.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
+        while !isOpen.withLock({ $0 }) { await sleepIgnoringCancellation(.milliseconds(5)) }
     }
 }
 
 extension Journal {
     /// Returns once `entry` is written.
     func waitFor(_ entry: String) async {
-        while !entries.contains(entry) { try? await Task.sleep(for: .milliseconds(5)) }
+        while !entries.contains(entry) { await sleepIgnoringCancellation(.milliseconds(5)) }
     }
+}
+
+/// Sleeps for `duration` even if the calling task is cancelled, as a hook
+/// that ignores its cancellation would, without spinning: a cancelled
+/// `try? await Task.sleep` returns at once, so a loop of it would.
+func sleepIgnoringCancellation(_ duration: Duration) async {
+    await Task { try? await Task.sleep(for: duration) }.value
 }

@@ -1,0 +1,59 @@
+/// How one module's hook ran.
+public struct HookOutcome: Sendable, CustomStringConvertible {
+    /// How a hook ended.
+    public enum Result: Sendable {
+        case completed
+        case failed(any Error)
+        /// It did not finish within its time limit: the host cancelled it and
+        /// went on without it.
+        case timedOut
+        /// It was running when shutdown was cut short (a second SIGTERM or
+        /// SIGINT, or the cancellation of ``ModuleHost/terminate()``'s
+        /// caller), or when an interrupted launch stopped waiting for it: the
+        /// host cancelled it and went on without it.
+        case cutOff
+        /// It was not called: shutdown was cut short before its turn.
+        case skipped
+    }
+
+    public let module: String
+    public let phase: LifecyclePhase
+    public let result: Result
+    /// From the call to its return, or to the moment the host went on
+    /// without it.
+    public let duration: Duration
+    /// When it was called, for the trace.
+    let start: ContinuousClock.Instant
+
+    /// Whether the hook did not complete: it failed, timed out, was cut off
+    /// or skipped.
+    public var isFailure: Bool {
+        if case .completed = result { false } else { true }
+    }
+
+    /// The result's case, as the trace and the logs name it.
+    var resultName: String {
+        switch result {
+        case .completed: "completed"
+        case .failed: "failed"
+        case .timedOut: "timedOut"
+        case .cutOff: "cutOff"
+        case .skipped: "skipped"
+        }
+    }
+
+    public var description: String {
+        "\(module) \(phase): \(resultDetail)"
+    }
+
+    /// How it ended, in words.
+    var resultDetail: String {
+        switch result {
+        case .completed: "completed in \(duration)"
+        case .failed(let error): "failed after \(duration): \(embedded(error))"
+        case .timedOut: "did not finish within its time limit (\(duration)): cancelled and left behind"
+        case .cutOff: "cut off after \(duration): cancelled and left behind"
+        case .skipped: "skipped: never called"
+        }
+    }
+}

@@ -1,0 +1,325 @@
+/// What one hook of a phase did. A phase keeps one for each of its hooks in
+/// an array made before the first is called; a ``HookOutcome``, with its
+/// module's name, is made from it only when someone asks.
+struct HookRecord: Sendable {
+    var result: HookOutcome.Result = .skipped
+    var start: ContinuousClock.Instant
+    var duration: Duration = .zero
+    /// Whether the hook returned, or the host went on without it.
+    var ended = false
+}
+
+/// The hooks of one phase: called one after the other (a step of modules
+/// that start concurrently, alongside each other) in one task, the runner,
+/// each within the phase's time limit.
+///
+/// Time limits cost nothing per hook: the runner notes when each hook
+/// began, and one watchdog sleeps until the deadline of the hook that runs
+/// now. When it wakes and that hook has returned, it sleeps again until the
+/// deadline of the one running then; when it has not, the hook is over its
+/// limit: the runner is cancelled (the hook sees the cancellation) and
+/// abandoned, and a new runner goes on with the hooks after it, unless the
+/// phase stops at a failure. A phase without a limit has no watchdog.
+///
+/// The runner is a task of its own, not a child of the task that waits for
+/// the phase, because a hook that ignores cancellation must be left behind
+/// without holding up the others: a child task cannot be. Everything else
+/// waits in the task that owns the phase.
+final class PhaseRun: Sendable {
+    let phase: LifecyclePhase
+    /// The modules, in the order their hooks are called.
+    let modules: [HostedModule]
+    /// For a phase that runs steps: where the step that begins at each
+    /// position ends. `nil`: every hook is a step of its own.
+    private let stepEnds: [Int]?
+    /// How long each hook may run; `nil`, as long as it takes.
+    private let limit: Duration?
+    /// How long the hook that runs when the phase is interrupted has to
+    /// return before the host goes on without it.
+    private let grace: Duration
+    /// Whether a failure ends the phase: no hook after the step that failed
+    /// is called.
+    private let stopsAtFailure: Bool
+    /// Called in the runner right before each module's hook.
+    private let prepare: (@Sendable (HostedModule) -> Void)?
+    /// The steps, for a phase that runs some hooks alongside each other.
+    let steps: [Range<Int>]?
+    private let state: Locked<State>
+
+    /// Runs `phase` of `modules` in `steps` (ranges of positions in
+    /// `modules` that run alongside each other; `nil`, one at a time).
+    init(
+        _ phase: LifecyclePhase, of modules: [HostedModule], steps: [Range<Int>]? = nil,
+        limit: Duration?, grace: Duration, stopsAtFailure: Bool, prepare: (@Sendable (HostedModule) -> Void)? = nil
+    ) {
+        self.phase = phase
+        self.prepare = prepare
+        self.modules = modules
+        self.limit = limit
+        self.grace = grace
+        self.stopsAtFailure = stopsAtFailure
+        if let steps, steps.contains(where: { $0.count > 1 }) {
+            var ends = [Int](repeating: 0, count: modules.count)
+            for step in steps { ends[step.lowerBound] = step.upperBound }
+            stepEnds = ends
+            self.steps = steps
+        } else {
+            stepEnds = nil
+            self.steps = nil
+        }
+        state = Locked(State(records: Array(repeating: HookRecord(start: .now), count: modules.count)))
+    }
+
+    // MARK: The task that owns the phase
+
+    /// Calls the hooks and returns what each did, once every hook has
+    /// returned or the host has gone on without it.
+    func execute() async -> [HookRecord] {
+        guard !modules.isEmpty else { return [] }
+        startRunner(from: 0)
+        while true {
+            switch await nextEvent() {
+            case .interrupted:
+                continue  // the watchdog is armed again with the grace period
+            case .expired:
+                let next = state.withLock { state -> Int? in
+                    guard !state.cutShort, state.interruptedAt == nil, !(stopsAtFailure && state.failed) else { return nil }
+                    return state.running.upperBound
+                }
+                if let next, next < modules.count {
+                    startRunner(from: next)
+                    continue
+                }
+            case .finished:
+                break
+            }
+            return state.withLock { state in
+                state.done = true
+                return state.records
+            }
+        }
+    }
+
+    /// Interrupts the phase: no further hook is called, the running hook is
+    /// cancelled and has ``grace`` to return (``HookOutcome/Result/cutOff``
+    /// after that). Nothing happens once the phase is done.
+    func interrupt() {
+        let runner = state.withLock { state -> Task<Void, Never>? in
+            guard !state.done, state.interruptedAt == nil else { return nil }
+            state.interruptedAt = .now
+            state.post(.interrupted)
+            return state.runner
+        }
+        runner?.cancel()
+    }
+
+    /// Cuts the phase short: the running hook is cancelled and left behind
+    /// at once (``HookOutcome/Result/cutOff``), no further hook is called.
+    func cutShort() {
+        let runner = state.withLock { state -> Task<Void, Never>? in
+            guard !state.done, !state.cutShort else { return nil }
+            state.cutShort = true
+            state.abandonRunning(as: .cutOff, at: .now)
+            state.post(.expired)
+            return state.runner
+        }
+        runner?.cancel()
+    }
+
+    private func startRunner(from first: Int) {
+        let generation = state.withLock { state in
+            state.generation += 1
+            return state.generation
+        }
+        let runner = Task { await self.runHooks(from: first, generation: generation) }
+        let cancelled = state.withLock { state in
+            state.runner = runner
+            return state.interruptedAt != nil || state.cutShort
+        }
+        if cancelled { runner.cancel() }
+    }
+
+    /// The next thing that happened to the phase; meanwhile, the watchdog
+    /// watches the running hook's deadline.
+    private func nextEvent() async -> Event {
+        let watched = state.withLock { $0.events.isEmpty && (limit != nil || $0.interruptedAt != nil) && !$0.cutShort }
+        guard watched else { return await waitForEvent() }
+        return await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.watch() }
+            let event = await waitForEvent()
+            group.cancelAll()
+            return event
+        }
+    }
+
+    private func waitForEvent() async -> Event {
+        await withCheckedContinuation { continuation in
+            state.withLock { state in
+                if state.events.isEmpty {
+                    state.waiter = continuation
+                } else {
+                    continuation.resume(returning: state.events.removeFirst())
+                }
+            }
+        }
+    }
+
+    /// The watchdog: sleeps until the running hook's deadline, and leaves
+    /// the hook behind if it is still running then.
+    private func watch() async {
+        while true {
+            guard let deadline = state.withLock({ $0.deadline(limit: limit, grace: grace) }) else { return }
+            do {
+                try await Task.sleep(until: deadline, clock: .continuous)
+            } catch {
+                return  // the phase went on
+            }
+            let runner = state.withLock { state -> Task<Void, Never>?? in
+                guard state.expire(at: .now, limit: limit, grace: grace) else { return nil }
+                return .some(state.runner)
+            }
+            if let runner {
+                runner?.cancel()
+                return
+            }
+        }
+    }
+
+    // MARK: The runner
+
+    private func runHooks(from first: Int, generation: Int) async {
+        var position = first
+        while position < modules.count, !Task.isCancelled {
+            let step = position..<(stepEnds?[position] ?? position + 1)
+            let start = ContinuousClock.now
+            guard state.withLock({ $0.begin(step, at: start, generation: generation, stopsAtFailure: stopsAtFailure) }) else { break }
+            if step.count == 1 {
+                prepare?(modules[position])
+                let result = await Self.call(modules[position], phase)
+                let end = ContinuousClock.now
+                state.withLock { $0.finish(position, result, at: end, generation: generation) }
+            } else {
+                await withTaskGroup(of: Void.self) { group in
+                    for member in step {
+                        group.addTask {
+                            self.prepare?(self.modules[member])
+                            let result = await Self.call(self.modules[member], self.phase)
+                            let end = ContinuousClock.now
+                            self.state.withLock { $0.finish(member, result, at: end, generation: generation) }
+                        }
+                    }
+                }
+            }
+            position = step.upperBound
+        }
+        state.withLock { state in
+            if state.generation == generation { state.post(.finished) }
+        }
+    }
+
+    private static func call(_ module: HostedModule, _ phase: LifecyclePhase) async -> HookOutcome.Result {
+        do {
+            try await module.run(phase)
+            return .completed
+        } catch {
+            return .failed(error)
+        }
+    }
+
+    // MARK: State
+
+    enum Event {
+        /// The runner called every hook it was to call, and each returned.
+        case finished
+        /// The host went on without the running hook (time limit, grace
+        /// period, or shutdown cut short).
+        case expired
+        /// The phase was interrupted; the running hook has its grace period.
+        case interrupted
+    }
+
+    private struct State {
+        var records: [HookRecord]
+        /// The runner whose hooks count; a runner left behind has an older one.
+        var generation = 0
+        var runner: Task<Void, Never>?
+        /// The hooks of the step running now, or that ran last.
+        var running = 0..<0
+        var runningSince = ContinuousClock.Instant.now
+        var failed = false
+        var interruptedAt: ContinuousClock.Instant?
+        var cutShort = false
+        var done = false
+        var events: [Event] = []
+        var waiter: CheckedContinuation<Event, Never>?
+
+        mutating func post(_ event: Event) {
+            if let waiter {
+                self.waiter = nil
+                waiter.resume(returning: event)
+            } else {
+                events.append(event)
+            }
+        }
+
+        /// Whether the runner of `generation` may call the hooks of `step`.
+        mutating func begin(_ step: Range<Int>, at now: ContinuousClock.Instant, generation: Int, stopsAtFailure: Bool) -> Bool {
+            guard generation == self.generation, interruptedAt == nil, !cutShort, !(stopsAtFailure && failed) else { return false }
+            running = step
+            runningSince = now
+            for position in step { records[position].start = now }
+            return true
+        }
+
+        mutating func finish(_ position: Int, _ result: HookOutcome.Result, at now: ContinuousClock.Instant, generation: Int) {
+            guard generation == self.generation, !records[position].ended else { return }
+            records[position].result = result
+            records[position].duration = records[position].start.duration(to: now)
+            records[position].ended = true
+            if case .failed = result { failed = true }
+        }
+
+        /// When the watchdog should look next: the running hook's deadline
+        /// (if none runs, the earliest the next can have), or the end of the
+        /// grace period of an interruption, whichever is first.
+        func deadline(limit: Duration?, grace: Duration) -> ContinuousClock.Instant? {
+            guard !cutShort, !done else { return nil }
+            let hook = limit.map { limit in
+                isRunning ? runningSince + limit : .now + limit
+            }
+            // Once interrupted, no hook begins: the grace period is for the
+            // one running, if any.
+            let interruption = isRunning ? interruptedAt.map { $0 + grace } : nil
+            switch (hook, interruption) {
+            case (let hook?, let interruption?): return min(hook, interruption)
+            case (let hook?, nil): return hook
+            case (nil, let interruption): return interruption
+            }
+        }
+
+        private var isRunning: Bool {
+            running.contains { !records[$0].ended }
+        }
+
+        /// Leaves the running hooks behind if their deadline has passed.
+        mutating func expire(at now: ContinuousClock.Instant, limit: Duration?, grace: Duration) -> Bool {
+            guard isRunning, let deadline = deadline(limit: limit, grace: grace), now >= deadline else { return false }
+            let overLimit = limit.map { now >= runningSince + $0 } ?? false
+            abandonRunning(as: overLimit ? .timedOut : .cutOff, at: now)
+            post(.expired)
+            return true
+        }
+
+        /// Records the hooks still running as `result` and leaves them
+        /// behind: their runner's later results do not count.
+        mutating func abandonRunning(as result: HookOutcome.Result, at now: ContinuousClock.Instant) {
+            for position in running where !records[position].ended {
+                records[position].result = result
+                records[position].duration = records[position].start.duration(to: now)
+                records[position].ended = true
+                failed = true
+            }
+            generation += 1
+        }
+    }
+}
