@@ -31,7 +31,10 @@ import Testing
     }
 
     @Test func terminateDuringALoadStopsEveryModuleOnceInReverseOrderAndTheLoadFails() async throws {
-        let host = try await runningHost(["A"])
+        // A grace period no loaded machine runs out of.
+        let host = ModuleHost(registry: try declare([scripted("A", journal: journal)]),
+                              configuration: testConfiguration { $0.stopTimeLimit = .seconds(120) })
+        try await host.launch()
         let gate = Gate()
         let loading = Task {
             try await load([scripted("B", journal: journal) { $0.whileStarting = { await gate.pass() } }], into: host)

@@ -460,7 +460,9 @@ public actor ModuleHost {
     private func logShutdown(_ outcomes: [HookOutcome], failures: [HookOutcome]) {
         let stopped = outcomes.filter { $0.phase == .stop && !$0.isFailure }.map(\.module).joined(separator: ", ")
         guard !failures.isEmpty else {
-            shared.log(.info, "SectionRegistry: stopped: \(stopped)")
+            // ModuleHost.main says it at info; an app that terminates its
+            // host itself says what it likes.
+            shared.log(.debug, "SectionRegistry: stopped: \(stopped)")
             return
         }
         let problems = failures.map { "\($0.module) \($0.phase) \($0.resultDetail)" }.joined(separator: "; ")

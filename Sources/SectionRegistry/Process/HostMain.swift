@@ -33,6 +33,8 @@ extension ModuleHost {
             try await host.run()
             switch host.status {
             case .stopped(let failures) where failures.isEmpty:
+                let stopped = await host.shutdownOutcomes.map(\.module).joined(separator: ", ")
+                host.shared.log(.info, "SectionRegistry: stopped: \(stopped)")
                 end(status: 0)
             case .launchFailed(let cancelled) where !cancelled.rollback.contains(where: \.isFailure):
                 end(status: 0)  // SIGTERM during launch; what started stopped cleanly

@@ -36,6 +36,8 @@ struct ScriptedModule: AppModule {
     var onSetUp: @Sendable (ModuleContext) throws -> Void = { _ in }
     /// Runs in start, between "begin" and "start" entries.
     var whileStarting: @Sendable () async throws -> Void = {}
+    /// Runs in reload, after the "reload" entry.
+    var whileReloading: @Sendable () async throws -> Void = {}
     /// Runs in stop, after the "stop" entry.
     var whileStopping: @Sendable () async throws -> Void = {}
     /// Never returns from stop, and ignores cancellation.
@@ -64,6 +66,7 @@ struct ScriptedModule: AppModule {
     func reload(_ context: ModuleContext) async throws {
         journal.add("reload \(name)")
         while hangsInReload { await sleepIgnoringCancellation(.seconds(60)) }
+        try await whileReloading()
         try failIf(.reload)
     }
 
