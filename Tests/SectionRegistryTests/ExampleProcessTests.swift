@@ -69,6 +69,7 @@ import Glibc
         #expect(example.exitStatus() == 0, "\(example.text)")
         let stopping = example.lines(after: "stopping modules in reverse start order")
         #expect(stopping == [
+            "    Audit: checkpointer ended after 0 checkpoints",
             "    Audit: flushed the trail",
             "    Billing: closed the ledger",
             "    Search: closed the index",

@@ -14,6 +14,19 @@ struct Audit: AppModule {
         context.log("    Audit: every module has started; recording")
     }
 
+    /// Long-running work: a checkpoint of the trail every 5 seconds, for as
+    /// long as the app runs. Shutdown cancels the task, so the sleep throws
+    /// `CancellationError` and the loop ends; then `stop` is called.
+    func run(_ context: ModuleContext) async throws {
+        var checkpoints = 0
+        defer { context.log("    Audit: checkpointer ended after \(checkpoints) checkpoints") }
+        while true {
+            try await Task.sleep(for: .seconds(5))
+            checkpoints += 1
+            context.log("    Audit: checkpoint \(checkpoints)")
+        }
+    }
+
     func reload(_ context: ModuleContext) async throws {
         context.log("    Audit: reloaded rules")
     }

@@ -93,7 +93,16 @@ extension ModuleHost {
         } catch {
             throw .invalidOrder(path, error)
         }
-        guard let (positions, plan) = added else { throw .hostNotRunning }
+        guard let (positions, plan) = added, let roster = lifecycle.roster else { throw .hostNotRunning }
+        // A module before them that no longer runs (removed, or its plugin
+        // unloaded) but that one of them comes after: starting it would
+        // break the start order.
+        for position in 0..<positions.lowerBound where !roster.isRunning(position) {
+            if let dependent = plan.dependents[position].first(where: positions.contains) {
+                lifecycle.changeRoster { $0.leaveOut(positions) }
+                throw .dependencyNotRunning(roster.modules[dependent].name, path: path, dependency: roster.modules[position].name)
+            }
+        }
         let order = plan.order.filter { $0 >= positions.lowerBound }
         do {
             try await bringUp(order, in: plan.steps(from: positions.lowerBound), request: id, kind: .load)

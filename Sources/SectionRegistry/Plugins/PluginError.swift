@@ -8,7 +8,7 @@ public struct PluginError: Error, Sendable, CustomStringConvertible, PrefixedErr
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: Hashable, Sendable {
             case cannotOpen, noSection, invalidRegistry, ownRegistryCopy, alreadyLoaded, duplicateName
-            case invalidOrder, launchFailed, hostNotRunning, notLoaded, hasDependents
+            case invalidOrder, launchFailed, hostNotRunning, notLoaded, hasDependents, dependencyNotRunning
         }
 
         private let value: Value
@@ -44,6 +44,10 @@ public struct PluginError: Error, Sendable, CustomStringConvertible, PrefixedErr
         /// ``PluginError/dependents``, running modules of other plugins,
         /// come after modules of this one.
         public static let hasDependents = Code(value: .hasDependents)
+        /// ``PluginError/module`` of the library comes after
+        /// ``PluginError/dependency``, which is registered but not running:
+        /// it was removed, or its plugin unloaded. Nothing was started.
+        public static let dependencyNotRunning = Code(value: .dependencyNotRunning)
 
         public var description: String { "\(value)" }
     }
@@ -63,13 +67,16 @@ public struct PluginError: Error, Sendable, CustomStringConvertible, PrefixedErr
     public let registeredBy: String?
     /// The running modules that come after the plugin's.
     public let dependents: [String]
+    /// The module a module of the plugin comes after, not running.
+    public let dependency: String?
     /// The ``RegistryError`` or ``HostError`` behind it.
     public let underlying: (any Error)?
 
     private init(
         _ code: Code, path: String?, reason: String? = nil, copyIn: String? = nil, module: String? = nil,
-        registeredBy: String? = nil, dependents: [String] = [], underlying: (any Error)? = nil
+        registeredBy: String? = nil, dependents: [String] = [], dependency: String? = nil, underlying: (any Error)? = nil
     ) {
+        self.dependency = dependency
         self.code = code
         self.path = path
         self.reason = reason
@@ -122,6 +129,12 @@ public struct PluginError: Error, Sendable, CustomStringConvertible, PrefixedErr
     /// No plugin of `path` is loaded.
     public static func notLoaded(_ path: String) -> PluginError { PluginError(.notLoaded, path: path) }
 
+    /// `module` of the plugin at `path` comes after `dependency`, which does
+    /// not run.
+    static func dependencyNotRunning(_ module: String, path: String, dependency: String) -> PluginError {
+        PluginError(.dependencyNotRunning, path: path, module: module, dependency: dependency)
+    }
+
     /// Running `dependents` come after the modules of the plugin at `path`.
     public static func hasDependents(_ path: String, dependents: [String]) -> PluginError {
         PluginError(.hasDependents, path: path, dependents: dependents)
@@ -152,6 +165,9 @@ public struct PluginError: Error, Sendable, CustomStringConvertible, PrefixedErr
             return "cannot unload \(path): no plugin of that path is loaded"
         case .hasDependents:
             return "cannot unload \(path): \(dependents.joined(separator: ", ")) come after its modules; unload them first"
+        case .dependencyNotRunning:
+            return "plugin \(path): module '\(module ?? "")' comes after '\(dependency ?? "")', which is not running "
+                + "(it was removed, or its plugin unloaded); nothing was started: load '\(dependency ?? "")' again first"
         default:
             // invalidRegistry, invalidOrder: the registry error says what and how.
             return "plugin \(path): \(cause)"
