@@ -109,7 +109,7 @@ struct RecordRow: Codable {
         level = declaration.level.description
         priority = declaration.priority
         after = declaration.dependencies
-        flags = declaration.startsConcurrently ? ["concurrent-start"] : []
+        flags = (declaration.startsConcurrently ? ["concurrent-start"] : []) + (declaration.isRequired ? ["required"] : [])
         factory = record.factorySymbol ?? "0x" + String(record.factoryAddress, radix: 16)
         sourceFile = declaration.location?.sourceFile
         recordIndex = declaration.location?.index
