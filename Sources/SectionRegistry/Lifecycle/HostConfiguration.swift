@@ -81,6 +81,17 @@ public struct HostConfiguration: Sendable {
     /// (see ``environment``): a privileged process ignores it.
     public static let traceVariable = "SECTION_REGISTRY_TRACE"
 
+    /// Whether ``ModuleHost/load(plugin:)`` loads a plugin file that users
+    /// other than this process's and root could have changed: a file or a
+    /// folder above it that its group or every user may write (a folder
+    /// with the sticky bit excepted), or that another user owns. Off by
+    /// default, and meant for development only, say for a plugin built in a
+    /// shared folder: with it on, anyone who may write such a file or
+    /// folder chooses code this process runs. A relative path is made
+    /// absolute against the working folder either way, and the file must
+    /// be a regular file.
+    public var trustsPluginFiles = false
+
     public init() {}
 
     /// ``disabledModules`` plus the names in ``disableVariable``.

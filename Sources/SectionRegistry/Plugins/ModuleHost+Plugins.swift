@@ -31,7 +31,7 @@ extension ModuleHost {
     @discardableResult
     public func load(plugin path: String) async throws(PluginError) -> [String] {
         guard lifecycle.isRunning else { throw .hostNotRunning }
-        let library = try PluginLibrary.open(path)
+        let library = try PluginLibrary.open(path, checkingWriters: !configuration.trustsPluginFiles)
         do throws(PluginError) {
             let (positions, started) = try await bringUp(try library.registry().modules, from: path)
             lifecycle.changeRoster { $0.plugins.append(HostRoster.Plugin(library: library, positions: positions)) }
