@@ -6,8 +6,8 @@
 # is loaded at run time, holds whole records of the current version with
 # valid, unique names, and holds at least one module (or every EXPECTED_NAME).
 #
-# Prints the module names, sorted, one per line on stdout; a summary and any
-# problem go to stderr. Exits 0 when every check passes, 1 when one fails,
+# Prints the module names, sorted, one per line on stdout; a summary (with
+# the modules marked APP_MODULE_REQUIRED) and any problem go to stderr. Exits 0 when every check passes, 1 when one fails,
 # 2 on bad usage. The record layout (offsets, sizes, the kind, version and
 # size values) is read from the record table of
 # CSectionRegistry/include/RecordABI.md, the one description of it outside
@@ -46,10 +46,21 @@ kind_row=$(field kind)
 version_row=$(field version)
 size_row=$(field size)
 name_row=$(field name)
+# The flags field, and the bit APP_MODULE_REQUIRED is: "bit N,
+# `APP_MODULE_REQUIRED`" in the meaning of its row.
+flags_row=$(awk -F'|' '
+    /^## / { in_record = ($0 == "## The record") }
+    in_record && $4 ~ /`flags`/ && match($6, /bit [0-9]+, `APP_MODULE_REQUIRED`/) {
+        bit = substr($6, RSTART + 4, RLENGTH - 4); sub(/,.*/, "", bit)
+        print $2 + 0, $3 + 0, bit
+    }' "$abi")
+[[ $flags_row =~ ^[0-9]+\ [0-9]+\ [0-9]+$ ]] \
+    || { echo "verify-sections: $abi: the record table has no row for field 'flags' that names the bit of APP_MODULE_REQUIRED" >&2; exit 2; }
 read -r kind_offset kind_size kind_value <<<"$kind_row"
 read -r version_offset version_size record_version <<<"$version_row"
 read -r size_offset size_size record_size <<<"$size_row"
 read -r name_offset name_capacity _ <<<"$name_row"
+read -r flags_offset flags_size required_bit <<<"$flags_row"
 kind_value=$((kind_value))
 fail() {
     echo "verify-sections: $binary: $*" >&2
@@ -76,11 +87,13 @@ hex=$(readelf -x app_modules "$binary" | awk '
     /^  0x[0-9a-f]+ / { line = substr($0, length($1) + 4, 35); gsub(/ /, "", line); printf "%s", line }')
 ((${#hex} == size * 2)) || fail "readelf dumped ${#hex} hex digits of app_modules, expected $((size * 2))"
 
-# One line per module record, "NAME", or "!problem" for a bad record.
+# One line per module record, "NAME", "NAME required" for one marked
+# APP_MODULE_REQUIRED, or "!problem" for a bad record.
 records=$(awk -v hex="$hex" -v size="$record_size" -v name_offset="$name_offset" -v capacity="$name_capacity" \
               -v kind_offset="$kind_offset" -v kind_size="$kind_size" -v kind_value="$kind_value" \
               -v version_offset="$version_offset" -v version_size="$version_size" -v version="$record_version" \
-              -v size_offset="$size_offset" -v size_size="$size_size" '
+              -v size_offset="$size_offset" -v size_size="$size_size" \
+              -v flags_offset="$flags_offset" -v flags_size="$flags_size" -v required_bit="$required_bit" '
     function byte(at) { return (index("0123456789abcdef", substr(hex, at, 1)) - 1) * 16 + index("0123456789abcdef", substr(hex, at + 1, 1)) - 1 }
     # The little-endian integer of `count` bytes at byte `offset` of the record starting at hex digit `start`.
     function integer(start, offset, count,    value, i) {
@@ -109,12 +122,18 @@ records=$(awk -v hex="$hex" -v size="$record_size" -v name_offset="$name_offset"
             else if (name == "") print "!" where ": the name is empty"
             else if (name ~ /[,[:space:][:cntrl:]]/) print "!" where ": the name \"" name "\" holds a comma, blank or control character"
             else if (name in seen) print "!" where ": module \"" name "\" is registered twice (also " seen[name] ")"
-            else { seen[name] = where; print name }
+            else {
+                seen[name] = where
+                required = int(integer(start, flags_offset, flags_size) / 2 ^ required_bit) % 2
+                print name (required ? " required" : "")
+            }
         }
     }')
 
 problems=$(grep '^!' <<<"$records" | sed 's/^!/  - /' || true)
-names=$(grep -v '^!' <<<"$records" | grep . | sort || true)
+modules=$(grep -v '^!' <<<"$records" | grep . | sort -k1,1 || true)
+names=$(cut -d' ' -f1 <<<"$modules")
+required=$(awk '$2 == "required" { printf "%s%s", (n++ ? ", " : ""), $1 }' <<<"$modules")
 [[ -z $problems ]] || fail "bad records in app_modules:"$'\n'"$problems"
 [[ -n $names ]] || fail "app_modules holds no module records: the linker dropped them (records need 'retain'), or no target with an APP_MODULE line was linked"
 
@@ -126,3 +145,4 @@ done
 
 echo "$names"
 echo "verify-sections: $binary: $(wc -l <<<"$names") modules in $((size / record_size)) records of app_modules ($size bytes, flags $flags): OK" >&2
+[[ -z $required ]] || echo "verify-sections: $binary: required (APP_MODULE_REQUIRED, may not be disabled): $required" >&2

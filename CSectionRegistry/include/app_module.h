@@ -57,7 +57,14 @@
 /* The module may start concurrently with the modules of its level that it
  * does not depend on (and that do not depend on it). */
 #define APP_MODULE_CONCURRENT_START 0x1u
-#define APP_MODULE_KNOWN_FLAGS APP_MODULE_CONCURRENT_START
+/* The module cannot be disabled from outside the program: naming it in
+ * SECTION_REGISTRY_DISABLE (or in the host's configuration) fails the launch
+ * rather than turning it off. For modules that guard the others (an
+ * authentication module, an audit trail). A reader that predates the flag
+ * refuses the record as having unknown flags: it never runs the program
+ * without the module's protection. */
+#define APP_MODULE_REQUIRED 0x2u
+#define APP_MODULE_KNOWN_FLAGS (APP_MODULE_CONCURRENT_START | APP_MODULE_REQUIRED)
 
 /* Launch tiers, in the spirit of the kernel's initcall levels: every module
  * of a lower level comes before any module of a higher one. */
@@ -94,7 +101,7 @@ typedef struct __attribute__((aligned(APP_MODULE_RECORD_ALIGNMENT))) app_module_
     uint32_t kind;          /* APP_MODULE_KIND_MODULE */
     uint16_t version;       /* APP_MODULE_ABI_VERSION */
     uint16_t size;          /* APP_MODULE_RECORD_SIZE */
-    uint32_t flags;         /* APP_MODULE_CONCURRENT_START, or 0 */
+    uint32_t flags;         /* APP_MODULE_CONCURRENT_START | APP_MODULE_REQUIRED, or 0 */
     uint8_t level;          /* APP_MODULE_LEVEL_* */
     uint8_t reserved0;      /* must be 0 */
     int16_t priority;       /* within a level, higher comes first; default 0 */
@@ -258,7 +265,9 @@ _Static_assert(__builtin_offsetof(app_module_record, name) == 64,
  *   .priority = an int16_t; within a level, higher comes first (default 0)
  *   .after    = "A,B": the modules this one comes after
  *   .flags    = APP_MODULE_CONCURRENT_START: may start alongside the modules
- *               of its level it has no dependency with
+ *               of its level it has no dependency with;
+ *               APP_MODULE_REQUIRED: may not be disabled from outside the
+ *               program; combine both with `|`
  */
 #define APP_MODULE(NAME, ...)                                                           \
     APP_MODULE_CHECK_NAME(NAME);                                                        \

@@ -38,6 +38,32 @@ import Testing
         #expect(journal.entries.isEmpty)
     }
 
+    /// The record of TestCore, linked into this test binary, sets
+    /// `.flags = APP_MODULE_REQUIRED`; TestFeatureFirst's does not. (All the
+    /// linked records together cannot be ordered, on purpose.)
+    @Test(arguments: ["environment", "configuration"])
+    func aRequiredModuleCannotBeDisabled(from source: String) async throws {
+        let linked = try ModuleRegistry.linked()
+        let core = try #require(linked["TestCore"])
+        #expect(core.isRequired)
+        let registry = try declare([core, try #require(linked["TestFeatureFirst"])])
+        let host = ModuleHost(registry: registry, configuration: testConfiguration {
+            if source == "environment" {
+                $0.environment = [HostConfiguration.disableVariable: "TestFeatureFirst,TestCore"]
+            } else {
+                $0.disabledModules = ["TestFeatureFirst", "TestCore"]
+            }
+        })
+        let error = await #expect(throws: HostError.self) { try await host.launch() }
+        #expect(error?.code == .invalidOrder)
+        #expect(error?.description == """
+            SectionRegistry: the modules cannot be ordered; nothing was started:
+              - cannot disable 'TestCore': it is marked APP_MODULE_REQUIRED, which forbids disabling it from outside the program: \
+            remove 'TestCore' from SECTION_REGISTRY_DISABLE and HostConfiguration.disabledModules
+            """, "\(error.map { "\($0)" } ?? "")")
+        #expect(await host.runningModules.isEmpty)
+    }
+
     @Test func aRemovedModuleIsStoppedAndGetsNoMoreEvents() async throws {
         let host = ModuleHost(registry: try declare(threeModules), configuration: testConfiguration())
         try await host.launch()

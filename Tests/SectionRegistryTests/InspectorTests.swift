@@ -74,6 +74,25 @@ import Testing
         #expect(try runCommand([tools.inspector, "inspect", tools.example]).output.contains("Billing   feature  0         Accounts"))
     }
 
+    /// This test binary links Tests/TestModuleRecords, where TestCore is
+    /// `APP_MODULE_REQUIRED` and TestFeatureFirst `APP_MODULE_CONCURRENT_START`.
+    @Test func inspectShowsEachRecordsFlags() throws {
+        let tools = try builtTools()
+        let binary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let json = try runCommand([tools.inspector, "inspect", "--json", binary])
+        // The JSON's lines; a warning about this binary's records, which
+        // cannot be ordered on purpose, comes with them.
+        let lines = json.output.split(separator: "\n")
+        let start = try #require(lines.firstIndex(of: "[")), end = try #require(lines.firstIndex(of: "]"))
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(lines[start...end].joined(separator: "\n").utf8)) as? [[String: Any]])
+        let flags = Dictionary(uniqueKeysWithValues: rows.compactMap { row in (row["name"] as? String).map { ($0, row["flags"] as? [String] ?? []) } })
+        #expect(flags["TestCore"] == ["required"])
+        #expect(flags["TestFeatureFirst"] == ["concurrent-start"])
+        #expect(flags["TestLate"] == [])
+        let table = try runCommand([tools.inspector, "inspect", binary]).output.split(separator: "\n")
+        #expect(table.contains { $0.hasPrefix("TestCore ") && $0.contains(" required ") }, "\(table)")
+    }
+
     @Test func aStrippedBinaryStillShowsItsRecordsAndSaysWhyFactoriesHaveNoNames() throws {
         let tools = try builtTools()
         let stripped = FileManager.default.temporaryDirectory.appendingPathComponent("stripped-\(UUID())").path

@@ -13,6 +13,7 @@ import Testing
         #expect(registry.modules.map(\.priority) == [-5, 7, 0, 0, 0])
         #expect(registry["TestFeatureA"]?.dependencies == ["TestCore", "TestLate"])
         #expect(registry.modules.map(\.startsConcurrently) == [false, true, false, false, false])
+        #expect(registry.modules.map(\.isRequired) == [true, false, false, false, false])
         #expect(registry.modules.allSatisfy { $0.location?.sourceFile == "test_modules.c" })
     }
 
@@ -57,5 +58,7 @@ import Testing
         #expect(result.status == 0, "\(result.output)")
         let names = result.output.split(separator: "\n").filter { !$0.hasPrefix("verify-sections:") }
         #expect(names == ["TestCore", "TestFeatureA", "TestFeatureB", "TestFeatureFirst", "TestLate"])
+        #expect(result.output.contains("verify-sections: \(binary): required (APP_MODULE_REQUIRED, may not be disabled): TestCore"),
+                "\(result.output)")
     }
 }

@@ -98,6 +98,15 @@ import Testing
         ])
     }
 
+    @Test func aRequiredModuleCannotBeDisabledAndOthersStillCan() throws {
+        let modules = [
+            ModuleDescriptor(name: "Auth", level: .service, required: true) { ScriptedModule(name: "Auth", journal: journal) },
+            scripted("Search", journal: journal),
+        ]
+        #expect(try problems(modules, disabled: ["Auth", "Search"]) == [.requiredModuleDisabled("Auth")])
+        #expect(try order(modules, disabled: ["Search"]) == ["Auth"])
+    }
+
     @Test func everyProblemIsReportedAtOnce() throws {
         let found = try problems([
             scripted("A", after: ["Missing"], journal: journal),

@@ -76,4 +76,26 @@ import Testing
         #expect(handling.compactMap { ($0["tid"] as? Int).flatMap { trackNames[$0] } } == ["events: Base", "events: Late"])
         #expect(trackNames[1] == "lifecycle")
     }
+
+    @Test func aSymbolicLinkAtTheTracePathIsReplacedNotFollowed() async throws {
+        let folder = try scratchDirectory("trace-link")
+        let target = folder.appendingPathComponent("precious.txt")
+        try Data("keep me\n".utf8).write(to: target)
+        let link = folder.appendingPathComponent("launch.json")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: target.path)
+
+        let host = ModuleHost(registry: try declare([scripted("Base", journal: journal)]),
+                              configuration: testConfiguration { $0.traceFile = link.path })
+        try await host.launch()
+        await host.terminate()
+
+        #expect(try String(contentsOf: target, encoding: .utf8) == "keep me\n", "the link's old target is unchanged")
+        let attributes = try FileManager.default.attributesOfItem(atPath: link.path)
+        #expect(attributes[.type] as? FileAttributeType == .typeRegular, "the link is replaced by the trace")
+        #expect((attributes[.posixPermissions] as? Int).map { $0 & 0o022 } == 0, "no one else may write it")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: link)) as? [String: Any]
+        #expect((json?["traceEvents"] as? [[String: Any]])?.isEmpty == false)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["launch.json", "precious.txt"],
+                "no temporary file is left behind")
+    }
 }

@@ -34,18 +34,19 @@ public struct ModuleDescriptor: Sendable, CustomStringConvertible {
     }
 
     /// Declares a module whose instances `makeHandle` makes: what the host's
-    /// `init(name:level:priority:after:startsConcurrently:make:)` builds on.
+    /// `init(name:level:priority:after:startsConcurrently:required:make:)` builds on.
     package init(
         name: String,
         level: ModuleLevel,
         priority: Int,
         after dependencies: [String],
         startsConcurrently: Bool,
+        required isRequired: Bool,
         makeHandle: @escaping @Sendable () -> app_module_handle
     ) {
         self.init(.declared(DeclaredModule(
             ModuleDeclaration(name: name, level: level, priority: priority, after: dependencies,
-                              startsConcurrently: startsConcurrently),
+                              startsConcurrently: startsConcurrently, required: isRequired),
             .swift(makeHandle)
         )))
     }
@@ -91,6 +92,11 @@ public struct ModuleDescriptor: Sendable, CustomStringConvertible {
     /// Whether it may start alongside the modules of its level it has no
     /// dependency with (`.flags = APP_MODULE_CONCURRENT_START`).
     public var startsConcurrently: Bool { declaration.startsConcurrently }
+    /// Whether it may not be disabled from outside the program
+    /// (`.flags = APP_MODULE_REQUIRED`): a launch that names it among the
+    /// modules to disable, in `SECTION_REGISTRY_DISABLE` or the host's
+    /// configuration, fails.
+    public var isRequired: Bool { declaration.isRequired }
 
     /// Where its record is and which file declared it; `nil` for a module
     /// declared in Swift.

@@ -12,6 +12,9 @@ public enum OrderingProblem: Sendable, Hashable, CustomStringConvertible {
     case cycle([String])
     /// A module to disable is not in the registry, which holds `linked`.
     case unknownDisabledModule(String, linked: [String])
+    /// A module to disable is marked `APP_MODULE_REQUIRED`: it may not be
+    /// disabled from outside the program.
+    case requiredModuleDisabled(String)
 
     public var description: String {
         switch self {
@@ -28,6 +31,9 @@ public enum OrderingProblem: Sendable, Hashable, CustomStringConvertible {
         case .unknownDisabledModule(let name, let linked):
             return "cannot disable '\(name)': no module of that name is linked (linked: \(linked.joined(separator: ", ")))."
                 + didYouMean(name, among: linked)
+        case .requiredModuleDisabled(let name):
+            return "cannot disable '\(name)': it is marked APP_MODULE_REQUIRED, which forbids disabling it from outside the program: "
+                + "remove '\(name)' from SECTION_REGISTRY_DISABLE and HostConfiguration.disabledModules"
         }
     }
 }

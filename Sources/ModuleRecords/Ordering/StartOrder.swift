@@ -2,7 +2,8 @@
 /// (higher first) and name. Link and section order play no part.
 package enum StartOrder {
     /// Orders the `declarations` (given in declared order) that are not
-    /// `disabled`, and returns their positions in start order.
+    /// `disabled`, and returns their positions in start order. A required
+    /// module (`APP_MODULE_REQUIRED`) among `disabled` is an error.
     ///
     /// Levels are tiers: a module may come after modules of its own or an
     /// earlier level only. Within that, the order is topological, and among
@@ -10,9 +11,13 @@ package enum StartOrder {
     /// so the result is the same on every run and with every linker.
     package static func resolve(_ declarations: [ModuleDeclaration], disabled: Set<String>) throws(RegistryError) -> [Int] {
         let declared = Dictionary(declarations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        var problems = disabled.sorted().filter { declared[$0] == nil }
-            .map { OrderingProblem.unknownDisabledModule($0, linked: declarations.map(\.name)) }
-        let enabled = declarations.indices.filter { !disabled.contains(declarations[$0].name) }
+        var problems = disabled.sorted().compactMap { name -> OrderingProblem? in
+            guard let declaration = declared[name] else { return .unknownDisabledModule(name, linked: declarations.map(\.name)) }
+            return declaration.isRequired ? .requiredModuleDisabled(name) : nil
+        }
+        // A required module named to disable is refused above, and ordered
+        // as enabled: the modules that come after it need no message of their own.
+        let enabled = declarations.indices.filter { !disabled.contains(declarations[$0].name) || declarations[$0].isRequired }
         let modules = enabled.map { declarations[$0] }
         let position = Dictionary(modules.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
 

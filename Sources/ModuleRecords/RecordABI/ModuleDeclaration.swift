@@ -12,6 +12,10 @@ package struct ModuleDeclaration: Sendable, Hashable, CustomStringConvertible {
     /// Whether it may start alongside the modules of its level it has no
     /// dependency with (`.flags = APP_MODULE_CONCURRENT_START`).
     package let startsConcurrently: Bool
+    /// Whether it may not be disabled from outside the program
+    /// (`.flags = APP_MODULE_REQUIRED`): naming it among the modules to
+    /// disable is an error.
+    package let isRequired: Bool
     /// Where its record is and which file declared it; `nil` for a module
     /// declared in Swift.
     package let location: RecordLocation?
@@ -22,19 +26,21 @@ package struct ModuleDeclaration: Sendable, Hashable, CustomStringConvertible {
         level: ModuleLevel = .feature,
         priority: Int = 0,
         after dependencies: [String] = [],
-        startsConcurrently: Bool = false
+        startsConcurrently: Bool = false,
+        required isRequired: Bool = false
     ) {
         self.init(name: name, level: level, priority: priority, after: dependencies,
-                  startsConcurrently: startsConcurrently, location: nil)
+                  startsConcurrently: startsConcurrently, required: isRequired, location: nil)
     }
 
     init(name: String, level: ModuleLevel, priority: Int, after dependencies: [String],
-         startsConcurrently: Bool, location: RecordLocation?) {
+         startsConcurrently: Bool, required isRequired: Bool, location: RecordLocation?) {
         self.name = name
         self.level = level
         self.priority = priority
         self.dependencies = dependencies
         self.startsConcurrently = startsConcurrently
+        self.isRequired = isRequired
         self.location = location
     }
 
@@ -48,6 +54,7 @@ package struct ModuleDeclaration: Sendable, Hashable, CustomStringConvertible {
         var text = "\(name) [\(level), priority \(priority)"
         if !dependencies.isEmpty { text += ", after \(dependencies.joined(separator: ", "))" }
         if startsConcurrently { text += ", concurrent start" }
+        if isRequired { text += ", required" }
         return text + "]"
     }
 }

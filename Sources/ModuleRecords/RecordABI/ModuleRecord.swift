@@ -143,6 +143,7 @@ package enum ModuleRecord {
                 priority: Int(record.priority),
                 after: after == 0 ? [] : memory.withCString(at: after, ModuleRecord.dependencies) ?? [],
                 startsConcurrently: record.flags & APP_MODULE_CONCURRENT_START != 0,
+                required: record.flags & APP_MODULE_REQUIRED != 0,
                 location: location
             )
         }

@@ -8,12 +8,32 @@ import Foundation
 public struct HostConfiguration: Sendable {
     /// The environment variable that disables modules without a rebuild:
     /// names separated by commas, as in `SECTION_REGISTRY_DISABLE=Billing,Search`.
+    /// Read with `secure_getenv` (see ``environment``): a privileged process
+    /// ignores it. A module marked `APP_MODULE_REQUIRED` cannot be disabled.
     public static let disableVariable = "SECTION_REGISTRY_DISABLE"
 
     /// The launch arguments modules see in ``ModuleContext/arguments``.
     public var arguments: [String] = CommandLine.arguments
-    /// The environment modules see in ``ModuleContext/environment``.
-    public var environment: [String: String] = ProcessInfo.processInfo.environment
+    /// The environment modules see in ``ModuleContext/environment``: the
+    /// process's, read once, when first asked for, unless set here.
+    ///
+    /// The host reads its own variables (``disableVariable``,
+    /// ``traceVariable``) from a dictionary set here, as tests do; otherwise
+    /// from the process with glibc's `secure_getenv`, which gives nothing in
+    /// a privileged process (set-user-ID, set-group-ID, file capabilities):
+    /// whoever starts such a program cannot disable its modules or choose the
+    /// file it writes. In such a process the default leaves those variables
+    /// out, so that a changed copy set here does not hand them back; the
+    /// rest of the environment is there, privileged or not: a module that
+    /// reads it decides what to trust.
+    public var environment: [String: String] {
+        get { explicitEnvironment ?? Self.processEnvironment }
+        set { explicitEnvironment = newValue }
+    }
+    /// ``environment`` once set. `nil` until then, so that making a
+    /// configuration does not copy the process's environment (about 0.4 ms).
+    private var explicitEnvironment: [String: String]?
+    private static let processEnvironment = HostVariable.withoutWithheld(ProcessInfo.processInfo.environment)
     /// Configuration values, by key, for ``ModuleContext/subscript(configuration:)``.
     public var values: [String: String] = [:]
     /// Modules not to create or start, in addition to those named in
@@ -57,14 +77,26 @@ public struct HostConfiguration: Sendable {
     public var traceFile: String? = nil
 
     /// The environment variable that names a trace file, as in
-    /// `SECTION_REGISTRY_TRACE=/tmp/launch.json`.
+    /// `SECTION_REGISTRY_TRACE=/tmp/launch.json`. Read with `secure_getenv`
+    /// (see ``environment``): a privileged process ignores it.
     public static let traceVariable = "SECTION_REGISTRY_TRACE"
+
+    /// Whether ``ModuleHost/load(plugin:)`` loads a plugin file that users
+    /// other than this process's and root could have changed: a file or a
+    /// folder above it that its group or every user may write (a folder
+    /// with the sticky bit excepted), or that another user owns. Off by
+    /// default, and meant for development only, say for a plugin built in a
+    /// shared folder: with it on, anyone who may write such a file or
+    /// folder chooses code this process runs. A relative path is made
+    /// absolute against the working folder either way, and the file must
+    /// be a regular file.
+    public var trustsPluginFiles = false
 
     public init() {}
 
     /// ``disabledModules`` plus the names in ``disableVariable``.
     var allDisabledModules: Set<String> {
-        let fromEnvironment = (environment[Self.disableVariable] ?? "")
+        let fromEnvironment = (hostVariable(Self.disableVariable) ?? "")
             .split(separator: ",")
             .map { $0.filter { !$0.isWhitespace } }
         return disabledModules.union(fromEnvironment)
@@ -72,7 +104,14 @@ public struct HostConfiguration: Sendable {
 
     /// ``traceFile``, else the file named in ``traceVariable``.
     var tracePath: String? {
-        traceFile ?? environment[Self.traceVariable].flatMap { $0.isEmpty ? nil : $0 }
+        traceFile ?? hostVariable(Self.traceVariable).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// One of the host's own variables: from ``environment`` when it was
+    /// set, else from the process with `secure_getenv`.
+    func hostVariable(_ name: String) -> String? {
+        if let explicitEnvironment { return explicitEnvironment[name] }
+        return HostVariable.secureValue(name)
     }
 }
 

@@ -3,17 +3,19 @@ import CSectionRegistry
 extension ModuleDescriptor {
     /// Declares a module in Swift, for tests and for hosts that assemble
     /// some modules by hand. Linked modules come from their records; see
-    /// ``ModuleRegistry/linked()``.
+    /// ``ModuleRegistry/linked()``. `required` is the record's
+    /// `APP_MODULE_REQUIRED` (see ``ModuleDescriptor/isRequired``).
     public init(
         name: String,
         level: ModuleLevel = .feature,
         priority: Int = 0,
         after dependencies: [String] = [],
         startsConcurrently: Bool = false,
+        required isRequired: Bool = false,
         make: @escaping @Sendable () -> any AppModule
     ) {
         self.init(name: name, level: level, priority: priority, after: dependencies,
-                  startsConcurrently: startsConcurrently, makeHandle: { AppModuleHandle(make()) })
+                  startsConcurrently: startsConcurrently, required: isRequired, makeHandle: { AppModuleHandle(make()) })
     }
 
     /// Creates a new instance of the module with its factory.

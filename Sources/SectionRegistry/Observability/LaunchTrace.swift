@@ -14,7 +14,8 @@ import Glibc
 /// Hooks that run alongside each other (concurrent start) are on tracks
 /// (`tid`) of their own, so they show side by side; each module's event
 /// handling is on a track named after it. The whole file is rewritten when
-/// the host is running and when it has stopped.
+/// the host is running and when it has stopped, each time replaced, never
+/// written through a symbolic link (``ReplacedFile``).
 final class LaunchTrace: Sendable {
     /// One complete event, in the format's field names.
     private struct Event: Encodable {
@@ -82,7 +83,7 @@ final class LaunchTrace: Sendable {
         // One event a line: the file reads (and diffs) by eye too.
         let lines = try (metadata + spans).map { String(decoding: try encoder.encode($0), as: UTF8.self) }
         let text = "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n" + lines.joined(separator: ",\n") + "\n]}\n"
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        try ReplacedFile.write(Array(text.utf8), to: path)
     }
 
     private static func microseconds(_ duration: Duration) -> Double {

@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,20 +7,33 @@ import Glibc
 public struct StandardErrorLogHandler: HostLogHandler {
     /// The environment variable that sets the default level: one of
     /// `trace`, `debug`, `info` (when unset or not a level), `notice`,
-    /// `warning`, `error`, `critical`.
+    /// `warning`, `error`, `critical`. Read with `secure_getenv`
+    /// (``environmentLevel``): a privileged process ignores it.
     public static let levelVariable = "SECTION_REGISTRY_LOG_LEVEL"
 
     public var logLevel: LogLevel
 
-    /// A handler at `logLevel`, by default the level in ``levelVariable``
-    /// of the process's environment.
-    public init(logLevel: LogLevel = Self.level(in: ProcessInfo.processInfo.environment)) {
+    /// A handler at `logLevel`, by default ``environmentLevel``.
+    public init(logLevel: LogLevel = Self.environmentLevel) {
         self.logLevel = logLevel
+    }
+
+    /// The level ``levelVariable`` names in the process's environment, or
+    /// `info`. Read with glibc's `secure_getenv`, so `info` in a privileged
+    /// process (set-user-ID, set-group-ID, file capabilities), whose invoker
+    /// must not choose what it logs (debug messages can show more than the
+    /// invoker may see).
+    public static var environmentLevel: LogLevel {
+        level(named: HostVariable.secureValue(levelVariable))
     }
 
     /// The level ``levelVariable`` names in `environment`, or `info`.
     public static func level(in environment: [String: String]) -> LogLevel {
-        environment[levelVariable].flatMap { LogLevel(rawValue: $0.lowercased()) } ?? .info
+        level(named: environment[levelVariable])
+    }
+
+    private static func level(named name: String?) -> LogLevel {
+        name.flatMap { LogLevel(rawValue: $0.lowercased()) } ?? .info
     }
 
     public func log(level: LogLevel, message: String, metadata: [String: String]) {

@@ -25,6 +25,14 @@ extension ModuleHost {
     /// interleave, so a module of the second that comes after one of the
     /// first starts only once that one has started.
     ///
+    /// Only a trusted file is opened: `path` is made absolute against the
+    /// working directory (never searched for), and a file that is not a
+    /// regular file, that a user other than this process's or root owns, or
+    /// that such a user may write (the file, or a folder above it) is
+    /// refused with ``PluginError/Code/untrustedFile`` before `dlopen`.
+    /// ``HostConfiguration/trustsPluginFiles`` relaxes the ownership and
+    /// write checks for development.
+    ///
     /// A library loaded with the program is registered by
     /// ``ModuleRegistry/linked()`` already; loading it again is refused
     /// (``PluginError/Code/alreadyLoaded``).
@@ -42,7 +50,7 @@ extension ModuleHost {
     private func loadNow(plugin path: String, request id: Int) async -> Result<[String], PluginError> {
         guard lifecycle.isRunning, !requests.isInterrupted(id, .load) else { return .failure(.hostNotRunning) }
         do throws(PluginError) {
-            let library = try PluginLibrary.open(path)
+            let library = try PluginLibrary.open(path, checkingWriters: !configuration.trustsPluginFiles)
             do throws(PluginError) {
                 let (positions, started) = try await bringUp(try library.registry().modules, from: path, request: id)
                 lifecycle.changeRoster { $0.plugins.append(HostRoster.Plugin(library: library, positions: positions)) }

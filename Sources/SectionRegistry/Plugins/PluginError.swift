@@ -7,14 +7,21 @@ public struct PluginError: Error, Sendable, CustomStringConvertible, PrefixedErr
     /// What went wrong. New codes may be added; switch with a `default`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: Hashable, Sendable {
-            case cannotOpen, noSection, invalidRegistry, ownRegistryCopy, alreadyLoaded, duplicateName
+            case cannotOpen, untrustedFile, noSection, invalidRegistry, ownRegistryCopy, alreadyLoaded, duplicateName
             case invalidOrder, launchFailed, hostNotRunning, notLoaded, hasDependents, dependencyNotRunning
         }
 
         private let value: Value
 
-        /// `dlopen` failed, for ``PluginError/reason``.
+        /// The file could not be found (a relative path is made absolute
+        /// against the working folder, never searched), or `dlopen` failed,
+        /// for ``PluginError/reason``.
         public static let cannotOpen = Code(value: .cannotOpen)
+        /// Users other than this process's and root could have changed the
+        /// file, or it is not a regular file: ``PluginError/fileProblems``
+        /// says what, of the file or a folder above it. Nothing was loaded.
+        /// See ``HostConfiguration/trustsPluginFiles``.
+        public static let untrustedFile = Code(value: .untrustedFile)
         /// Neither the library nor a library it brought in carries the
         /// SectionRegistry note: it links no registration target.
         public static let noSection = Code(value: .noSection)
@@ -57,8 +64,11 @@ public struct PluginError: Error, Sendable, CustomStringConvertible, PrefixedErr
     /// The plugin's path, as passed to load or unload; `nil` for
     /// ``Code/hostNotRunning``.
     public let path: String?
-    /// Why `dlopen` failed, as the dynamic linker says.
+    /// Why `dlopen` failed, as the dynamic linker says, or why the file
+    /// could not be found.
     public let reason: String?
+    /// What makes the file untrusted, for ``Code/untrustedFile``.
+    public let fileProblems: [PluginFileProblem]
     /// The file that holds the plugin's own copy of SectionRegistry.
     public let copyIn: String?
     /// The module of the plugin whose name is taken.
@@ -73,13 +83,15 @@ public struct PluginError: Error, Sendable, CustomStringConvertible, PrefixedErr
     public let underlying: (any Error)?
 
     private init(
-        _ code: Code, path: String?, reason: String? = nil, copyIn: String? = nil, module: String? = nil,
-        registeredBy: String? = nil, dependents: [String] = [], dependency: String? = nil, underlying: (any Error)? = nil
+        _ code: Code, path: String?, reason: String? = nil, fileProblems: [PluginFileProblem] = [], copyIn: String? = nil,
+        module: String? = nil, registeredBy: String? = nil, dependents: [String] = [], dependency: String? = nil,
+        underlying: (any Error)? = nil
     ) {
         self.dependency = dependency
         self.code = code
         self.path = path
         self.reason = reason
+        self.fileProblems = fileProblems
         self.copyIn = copyIn
         self.module = module
         self.registeredBy = registeredBy
@@ -90,6 +102,11 @@ public struct PluginError: Error, Sendable, CustomStringConvertible, PrefixedErr
     /// `dlopen` of `path` failed for `reason`.
     public static func cannotOpen(_ path: String, reason: String) -> PluginError {
         PluginError(.cannotOpen, path: path, reason: reason)
+    }
+
+    /// The file at `path` is not trusted, for `problems`.
+    public static func untrustedFile(_ path: String, _ problems: [PluginFileProblem]) -> PluginError {
+        PluginError(.untrustedFile, path: path, fileProblems: problems)
     }
 
     /// The library at `path` registers no modules.
@@ -146,6 +163,8 @@ public struct PluginError: Error, Sendable, CustomStringConvertible, PrefixedErr
         switch code {
         case .cannotOpen:
             return "cannot load plugin \(path): \(reason ?? "unknown error")"
+        case .untrustedFile:
+            return "refusing to load plugin \(path): " + fileProblems.map(\.description).joined(separator: "; ")
         case .noSection:
             return "plugin \(path) registers no modules: it has no app_modules section; "
                 + "link a target with an APP_MODULE line (depending on CSectionRegistry) into the library"

@@ -18,15 +18,17 @@ struct PluginLibrary: @unchecked Sendable {
     /// The images the library brought in, each with its section claimed.
     let images: [LoadedImage]
 
-    /// Opens the library at `path` and claims the sections of the images it
-    /// brought in.
+    /// Opens the library at `path`, once ``trustedPath(_:checkingWriters:)``
+    /// accepts the file, and claims the sections of the images it brought in.
+    /// `path` stays the library's name for ``ModuleHost/unload(plugin:)``.
     ///
     /// `RTLD_NODELETE`: the Swift runtime keeps pointers into the metadata of
     /// every image it has seen and cannot forget one, so a library that ran
     /// Swift code must never be unmapped; closing it only drops the handle.
-    static func open(_ path: String) throws(PluginError) -> PluginLibrary {
+    static func open(_ path: String, checkingWriters: Bool) throws(PluginError) -> PluginLibrary {
+        let file = try trustedPath(path, checkingWriters: checkingWriters)
         let before = Set(LoadedImage.all().map(\.sectionIdentity))
-        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+        guard let handle = dlopen(file, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
             throw .cannotOpen(path, reason: lastDynamicLinkerError())
         }
         // The library itself counts even if it was mapped already (with
@@ -54,7 +56,7 @@ struct PluginLibrary: @unchecked Sendable {
     }
 
     /// Releases the sections and drops the handle; the library stays mapped
-    /// (see ``open(_:)``).
+    /// (see ``open(_:checkingWriters:)``).
     func close() {
         images.forEach(RegisteredSections.release)
         dlclose(handle)

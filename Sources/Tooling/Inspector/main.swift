@@ -10,7 +10,9 @@
 // at run time. With --host, BINARY is a plugin checked as PROGRAM would load
 // it with ModuleHost.load(plugin:): its modules may come after those of
 // PROGRAM and its libraries, may not share their names, and must use
-// PROGRAM's SectionRegistry. `graph` prints the modules, their levels,
+// PROGRAM's SectionRegistry, and the plugin file must be one load(plugin:)
+// trusts, as the user running check: a regular file that only that user and
+// root may change. `graph` prints the modules, their levels,
 // dependencies and start order as Graphviz DOT (`| dot -Tsvg > modules.svg`)
 // or Mermaid.
 //
@@ -85,6 +87,16 @@ func problems(of inspection: ModuleInspection) -> [String] {
         + inspection.orphanFactories.map(RegistryRules.orphanFactoryProblem)
 }
 
+/// What `load(plugin:)` would refuse about the plugin file at `path` itself
+/// in a process of this user: the same check (``PluginFile``).
+func pluginFileProblems(_ path: String) -> [String] {
+    do {
+        return try PluginFile(path).problems(checkingWriters: true).map(\.description)
+    } catch {
+        return [error.description]
+    }
+}
+
 /// The note as one line, for `inspect`.
 func describe(_ note: Result<ImageNote, NoteProblem>) -> String {
     guard case .success(let note) = note else { return "note: none usable (see below)" }
@@ -109,7 +121,7 @@ struct RecordRow: Codable {
         level = declaration.level.description
         priority = declaration.priority
         after = declaration.dependencies
-        flags = declaration.startsConcurrently ? ["concurrent-start"] : []
+        flags = (declaration.startsConcurrently ? ["concurrent-start"] : []) + (declaration.isRequired ? ["required"] : [])
         factory = record.factorySymbol ?? "0x" + String(record.factoryAddress, radix: 16)
         sourceFile = declaration.location?.sourceFile
         recordIndex = declaration.location?.index
@@ -176,7 +188,7 @@ case "check":
     }
     let records = images.withModules.flatMap { $0.inspection!.records }
     let found = Set(records.map(\.declaration.name))
-    let failures = images.problems(asPluginOf: host) + expected.filter { !found.contains($0) }.map {
+    let failures = (hostPath == nil ? [] : pluginFileProblems(path)) + images.problems(asPluginOf: host) + expected.filter { !found.contains($0) }.map {
         "expected module '\($0)' is not in app_modules"
     }
     guard failures.isEmpty else {
