@@ -24,6 +24,16 @@ import Testing
         #expect(!result.output.contains("Backtrace") && !result.output.contains("Fatal error"), "\(result.output)")
     }
 
+    /// A registration target that depends on SectionRegistryDynamic, not
+    /// SectionRegistryRecords, has no anchor in its image: the link fails
+    /// and the symbol the linker names says what to depend on.
+    @Test func aRegistrationTargetOnTheDynamicProductFailsTheLinkNamingTheFix() throws {
+        let build = try swiftBuild("WrongRecordsProductApp", packagePath: package, scratch: "mistakes")
+        #expect(build.result.status != 0)
+        #expect(build.result.output.contains("parcel.c.o(.note.app_modules+0x24): error: undefined reference to "
+            + "'registration_targets_depend_on_SectionRegistryRecords'"), "\(build.result.output)")
+    }
+
     @Test(arguments: ["CartReturnsInt", "CartReturnsVoid", "CartReturnsPointer", "CartReturnsStruct"])
     func aFactoryOfTheWrongTypeIsNamedNotCalledBlindly(product: String) throws {
         let result = try run(product)
