@@ -61,6 +61,19 @@ import Testing
             """)
     }
 
+    /// A misspelt `.after` name gets the closest linked name, from the
+    /// host at run time and from `check`, as a misspelt disabled name does.
+    @Test func aMisspeltDependencySuggestsTheClosestLinkedNameAtRunTimeAndInCheck() throws {
+        let message = "module 'Orders' comes after 'Stroe', which is not linked: did you mean 'Store'? "
+            + "If not, link the target with APP_MODULE(Stroe) or remove it from the .after list of 'Orders'"
+        expectCleanFailure(try run("MisspeltOrderApp"), saying: message)
+        let inspector = try swiftBuild("section-registry", scratch: "debug")
+        try #require(inspector.result.status == 0, "\(inspector.result.output)")
+        let check = try runCommand([inspector.binary, "check", try built("MisspeltOrderApp")])
+        #expect(check.status == 1)
+        #expect(check.output.contains(message), "\(check.output)")
+    }
+
     @Test func aFactoryLinkedWithoutItsRegistrationIsReportedByCheck() throws {
         let program = try built("ForgottenRegistrationApp")
         // At run time the module is absent, and nothing can tell (README, "Add a module").

@@ -9,6 +9,7 @@
 //   depend on CheckoutRegistration, so no record names it;
 // - BrokenOrderApp: `await ModuleHost.main()` with a module that comes
 //   after one that is not linked;
+// - MisspeltOrderApp: Orders comes after "Stroe", a typo for Store;
 // - WrongRecordsProductApp: its registration target depends on
 //   SectionRegistryDynamic instead of SectionRegistryRecords, which fails
 //   the link with a symbol name that says so.
@@ -48,6 +49,9 @@ let package = Package(
 
         registration("ShopRegistration"),
         .executableTarget(name: "BrokenOrderApp", dependencies: [sectionRegistry, "ShopRegistration"]),
+
+        registration("StoreRegistration"),
+        .executableTarget(name: "MisspeltOrderApp", dependencies: [sectionRegistry, "StoreRegistration"]),
 
         .target(name: "ParcelRegistration", dependencies: [dynamicSectionRegistry], publicHeadersPath: "."),  // not SectionRegistryRecords
         .executableTarget(name: "WrongRecordsProductApp", dependencies: [dynamicSectionRegistry, "ParcelRegistration"]),
