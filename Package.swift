@@ -36,6 +36,9 @@ let package = Package(
         .executable(name: "section-registry", targets: ["Inspector"]),
         // For the packages scripts/generate-bench-package.sh writes.
         .library(name: "RegistryBenchmarks", targets: ["RegistryBenchmarks"]),
+        // `swift package check-modules --product App`, in any package that
+        // depends on this one.
+        .plugin(name: "CheckModules", targets: ["CheckModules"]),
     ],
     targets: [
         // The record ABI, the APP_MODULE macro and the section anchor.
@@ -80,6 +83,15 @@ let package = Package(
             name: "Inspector",
             dependencies: ["ELFInspection", "ModuleRecords"],
             path: "Sources/Tooling/Inspector"
+        ),
+        // Builds a product and runs `section-registry check` on it.
+        .plugin(
+            name: "CheckModules",
+            capability: .command(
+                intent: .custom(verb: "check-modules", description: "Build a product and check its module records with section-registry check"),
+                permissions: []
+            ),
+            dependencies: ["Inspector"]
         ),
         // libFuzzer harnesses (scripts/fuzz.sh).
         .executableTarget(

@@ -5,8 +5,9 @@
  * exist in every image that links this file, with or without modules. The
  * bounds are therefore declared strong: a missing section is a link error,
  * never a silent empty registry. Hidden, so every image has its own; every
- * object file with an APP_MODULE line refers to it from its note. */
-__attribute__((visibility("hidden"))) APP_MODULE_IN_SECTION const app_module_record app_modules_anchor = {0};
+ * object file with an APP_MODULE line refers to it from its note. Its name
+ * (APP_MODULE_ANCHOR) is what a link without this file reports missing. */
+__attribute__((visibility("hidden"))) APP_MODULE_IN_SECTION const app_module_record APP_MODULE_ANCHOR = {0};
 
 /* Hidden: each image has bounds of its own, and the linker's default
  * (protected) visibility misbehaves across images. */
@@ -20,6 +21,6 @@ app_modules_section app_modules_section_in_this_image(void) {
     return (app_modules_section){
         .start = __start_app_modules,
         .stop = __stop_app_modules,
-        .anchor = &app_modules_anchor,
+        .anchor = &APP_MODULE_ANCHOR,
     };
 }

@@ -62,7 +62,12 @@ static int visit_image(struct dl_phdr_info *info, size_t size, void *data) {
     (void)size;
     struct walk *walk = data;
     walk->images++;
-    app_modules_image image = {.name = info->dlpi_name ? info->dlpi_name : "", .load_bias = info->dlpi_addr};
+    app_modules_image image = {
+        .name = info->dlpi_name ? info->dlpi_name : "",
+        .load_bias = info->dlpi_addr,
+        .program_headers = info->dlpi_phdr,
+        .program_header_count = info->dlpi_phnum,
+    };
     int found = 0;
     for (ElfW(Half) index = 0; index < info->dlpi_phnum; index++) {
         const ElfW(Phdr) *header = &info->dlpi_phdr[index];
@@ -81,4 +86,19 @@ size_t app_modules_visit_loaded_images(const void *probe, app_modules_image_visi
     struct walk walk = {probe, visitor, context, 0};
     dl_iterate_phdr(visit_image, &walk);
     return walk.images;
+}
+
+size_t app_modules_readable_segments(const app_modules_image *image, app_modules_segment *segments, size_t capacity) {
+    const ElfW(Phdr) *headers = image->program_headers;
+    size_t count = 0;
+    for (uint16_t index = 0; index < image->program_header_count; index++) {
+        const ElfW(Phdr) *header = &headers[index];
+        if (header->p_type != PT_LOAD || !(header->p_flags & PF_R) || header->p_memsz == 0) continue;
+        if (count < capacity) {
+            uintptr_t start = image->load_bias + header->p_vaddr;
+            segments[count] = (app_modules_segment){start, start + header->p_memsz};
+        }
+        count++;
+    }
+    return count;
 }

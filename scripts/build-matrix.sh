@@ -111,7 +111,7 @@ for linker in "${linkers[@]}"; do
             binary="$(swift build "${flags[@]}" --show-bin-path)/registry-example"
             # The records as the inspector lists them, without the note line:
             # its addresses are the linker's placement.
-            records=$("$inspector" inspect "$binary" 2>&1 | grep -v '^note: ' || true)
+            records=$("$inspector" inspect "$binary" 2>&1 | grep -v -E '^(.*: )?note: ' || true)
             if [[ -z $reference ]]; then
                 reference=$records
                 if expected=$(checked_modules "$binary"); then

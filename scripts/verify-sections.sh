@@ -6,6 +6,11 @@
 # is loaded at run time, holds whole records of the current version with
 # valid, unique names, and holds at least one module (or every EXPECTED_NAME).
 #
+# Reads BINARY alone, not the shared objects it needs: modules registered in
+# a library linked at build time are not listed (the summary says so when
+# BINARY needs libraries with `readelf -d`). Run the script on each library
+# too, or use `section-registry check BINARY`, which reads them all.
+#
 # Prints the module names, sorted, one per line on stdout; a summary (with
 # the modules marked APP_MODULE_REQUIRED) and any problem go to stderr. Exits 0 when every check passes, 1 when one fails,
 # 2 on bad usage. The record layout (offsets, sizes, the kind, version and
@@ -16,6 +21,8 @@ set -euo pipefail
 
 if [[ $# -lt 1 || $1 == -h || $1 == --help ]]; then
     echo "usage: $0 BINARY [EXPECTED_NAME...]" >&2
+    echo "Checks the app_modules section of BINARY alone, not of the shared objects it needs:" >&2
+    echo "run it on each library too, or use section-registry check BINARY, which reads them all." >&2
     exit 2
 fi
 binary=$1
@@ -141,8 +148,15 @@ missing=()
 for expected in "$@"; do
     grep -qxF -- "$expected" <<<"$names" || missing+=("$expected")
 done
-((${#missing[@]} == 0)) || fail "expected modules missing from app_modules: ${missing[*]} (found: $(tr '\n' ' ' <<<"$names"))"
+# Say which file was read when others may hold the modules expected.
+libraries=$(readelf -d "$binary" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' \
+    | grep -v -E '^(libc|libm|libdl|libpthread|librt|libgcc_s|libstdc\+\+|libswift|libdispatch|libBlocksRuntime|libFoundation|ld-linux)' \
+    | tr '\n' ' ' || true)
+only_this_file=""
+[[ -z $libraries ]] || only_this_file="read $binary only, not the shared objects it needs (${libraries% }): check each of them too, or run section-registry check $binary"
+((${#missing[@]} == 0)) || fail "expected modules missing from app_modules: ${missing[*]} (found: $(tr '\n' ' ' <<<"$names"))${only_this_file:+; $only_this_file}"
 
 echo "$names"
 echo "verify-sections: $binary: $(wc -l <<<"$names") modules in $((size / record_size)) records of app_modules ($size bytes, flags $flags): OK" >&2
 [[ -z $required ]] || echo "verify-sections: $binary: required (APP_MODULE_REQUIRED, may not be disabled): $required" >&2
+[[ -z $only_this_file ]] || echo "verify-sections: $only_this_file" >&2

@@ -149,12 +149,18 @@ _Static_assert(__builtin_offsetof(app_module_record, name) == 64,
  * de-duplicates the notes of one image by the range they resolve to. The
  * anchor reference pulls the anchor's object out of a static archive, or
  * fails the link loudly when CSectionRegistry is not linked at all. */
+/* The anchor's symbol. The linker names it in that failure ("undefined
+ * reference to ..."), so its name is the fix: a registration target gets
+ * CSectionRegistry from the SectionRegistryRecords product (a target that
+ * depends on SectionRegistryDynamic instead finds the anchor hidden inside
+ * that library, which is no anchor of its own image). */
+#define APP_MODULE_ANCHOR registration_targets_depend_on_SectionRegistryRecords
 #define APP_MODULE_NOTE_ASSEMBLY                                                        \
     ".ifndef .Lapp_modules_note\n"                                                      \
     ".set .Lapp_modules_note, 1\n"                                                      \
     ".hidden __start_app_modules\n"                                                     \
     ".hidden __stop_app_modules\n"                                                      \
-    ".hidden app_modules_anchor\n"                                                      \
+    ".hidden " APP_MODULE_STRING(APP_MODULE_ANCHOR) "\n"                                \
     ".pushsection .note.app_modules,\"aR\",@note\n"                                     \
     ".balign 4\n"                                                                       \
     ".long " APP_MODULE_STRING(APP_MODULE_NOTE_OWNER_SIZE) ", "                          \
@@ -163,7 +169,7 @@ _Static_assert(__builtin_offsetof(app_module_record, name) == 64,
     ".asciz \"" APP_MODULE_NOTE_OWNER "\"\n"                                              \
     ".long __start_app_modules - .\n"                                                   \
     ".long __stop_app_modules - .\n"                                                    \
-    ".long app_modules_anchor - .\n"                                                    \
+    ".long " APP_MODULE_STRING(APP_MODULE_ANCHOR) " - .\n"                              \
     ".popsection\n"                                                                     \
     ".endif\n"
 

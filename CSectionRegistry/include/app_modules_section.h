@@ -43,7 +43,24 @@ typedef struct app_modules_image {
     /* Whether one of the image's loadable segments holds the `probe`
      * address given to app_modules_visit_loaded_images. */
     _Bool holds_probe;
+    /* The image's program headers (ElfW(Phdr), mapped with the image), for
+     * app_modules_readable_segments: a reader checks the note's bounds and
+     * each record's pointers against them before it reads through them. */
+    const void *APP_MODULE_NONNULL program_headers;
+    uint16_t program_header_count;
 } app_modules_image;
+
+/* One readable loaded segment of an image: the addresses [start, end). */
+typedef struct app_modules_segment {
+    uintptr_t start;
+    uintptr_t end;
+} app_modules_segment;
+
+/* Writes the readable PT_LOAD segments of `image` (PF_R set, non-empty in
+ * memory) to `segments`, at most `capacity` of them, as addresses of this
+ * process; returns how many there are. */
+size_t app_modules_readable_segments(const app_modules_image *APP_MODULE_NONNULL image,
+                                     app_modules_segment *APP_MODULE_NULLABLE segments, size_t capacity);
 
 typedef void (*app_modules_image_visitor)(const app_modules_image *APP_MODULE_NONNULL image,
                                           void *APP_MODULE_NULLABLE context);

@@ -101,4 +101,25 @@ import Testing
         #expect(whole.inspection.records.map(\.declaration.name) == ["Feature"])
         #expect(whole.slots == "2")
     }
+
+    /// What each linker prints for a registration linked without the
+    /// anchor of its own image (CSectionRegistry, which a registration
+    /// target gets from SectionRegistryRecords): the symbol it names is
+    /// the fix.
+    static let missingAnchor = [
+        ("gold", "error: undefined reference to 'registration_targets_depend_on_SectionRegistryRecords'"),
+        ("lld", "error: undefined hidden symbol: registration_targets_depend_on_SectionRegistryRecords"),
+        ("bfd", "undefined reference to `registration_targets_depend_on_SectionRegistryRecords'"),
+    ]
+
+    @Test(arguments: missingAnchor.map { $0.0 })
+    func aRegistrationLinkedWithoutItsAnchorFailsNamingTheFixWithEveryLinker(linker: String) throws {
+        let directory = try scratchDirectory("no-anchor-\(linker)")
+        let compiled = try compileC(Self.feature + "\nint main(void) { return 0; }\n", named: "feature", with: "clang", in: directory)
+        try #require(compiled.result.status == 0, "\(compiled.result.output)")
+        let linked = try runCommand(["clang", "-fuse-ld=\(linker)", "-o", directory.appendingPathComponent("app").path, compiled.object])
+        #expect(linked.status != 0)
+        let message = try #require(Self.missingAnchor.first { $0.0 == linker }?.1)
+        #expect(linked.output.contains(message), "\(linked.output)")
+    }
 }

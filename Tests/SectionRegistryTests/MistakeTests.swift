@@ -24,6 +24,16 @@ import Testing
         #expect(!result.output.contains("Backtrace") && !result.output.contains("Fatal error"), "\(result.output)")
     }
 
+    /// A registration target that depends on SectionRegistryDynamic, not
+    /// SectionRegistryRecords, has no anchor in its image: the link fails
+    /// and the symbol the linker names says what to depend on.
+    @Test func aRegistrationTargetOnTheDynamicProductFailsTheLinkNamingTheFix() throws {
+        let build = try swiftBuild("WrongRecordsProductApp", packagePath: package, scratch: "mistakes")
+        #expect(build.result.status != 0)
+        #expect(build.result.output.contains("parcel.c.o(.note.app_modules+0x24): error: undefined reference to "
+            + "'registration_targets_depend_on_SectionRegistryRecords'"), "\(build.result.output)")
+    }
+
     @Test(arguments: ["CartReturnsInt", "CartReturnsVoid", "CartReturnsPointer", "CartReturnsStruct"])
     func aFactoryOfTheWrongTypeIsNamedNotCalledBlindly(product: String) throws {
         let result = try run(product)
@@ -49,6 +59,19 @@ import Testing
               - module 'Shop' comes after 'Payments', which is not linked: \
             link the target with APP_MODULE(Payments) or remove it from the .after list of 'Shop'
             """)
+    }
+
+    /// A misspelt `.after` name gets the closest linked name, from the
+    /// host at run time and from `check`, as a misspelt disabled name does.
+    @Test func aMisspeltDependencySuggestsTheClosestLinkedNameAtRunTimeAndInCheck() throws {
+        let message = "module 'Orders' comes after 'Stroe', which is not linked: did you mean 'Store'? "
+            + "If not, link the target with APP_MODULE(Stroe) or remove it from the .after list of 'Orders'"
+        expectCleanFailure(try run("MisspeltOrderApp"), saying: message)
+        let inspector = try swiftBuild("section-registry", scratch: "debug")
+        try #require(inspector.result.status == 0, "\(inspector.result.output)")
+        let check = try runCommand([inspector.binary, "check", try built("MisspeltOrderApp")])
+        #expect(check.status == 1)
+        #expect(check.output.contains(message), "\(check.output)")
     }
 
     @Test func aFactoryLinkedWithoutItsRegistrationIsReportedByCheck() throws {

@@ -187,3 +187,42 @@ extension PluginTests {
         if let reason = verdict.check { #expect(check.output.contains(reason), "\(check.output)") }
     }
 }
+
+extension PluginTests {
+    /// The corrupt images of the fixture package and the words that refuse
+    /// each: the image, the record and the field.
+    static let corruptImages = [
+        ("BackwardsNotePlugin", "libBackwardsNotePlugin.so: its note's bounds (__start_app_modules 0x"),
+        ("LongNotePlugin", "libLongNotePlugin.so: its note has a 16-byte descriptor, not 12"),
+        ("WildPointerPlugin", "module 'Corrupt', record #1 of "),
+    ]
+
+    /// A corrupt image that reaches SectionRegistry's AppModule type is
+    /// refused by name when loaded as a plugin: before, a backwards note
+    /// trapped on overflow, a 16-byte one on a nil section, and a wild
+    /// `.after` pointer crashed in strlen.
+    @Test(arguments: corruptImages.map { $0.0 })
+    func aCorruptPluginIsRefusedByNameNotACrash(plugin: String) throws {
+        let example = try builtExample()
+        let path = try builtFixture(plugin)
+        let run = try runCommand([example.host, path])
+        #expect(run.status == 1, "\(run.output)")
+        let reason = try #require(Self.corruptImages.first { $0.0 == plugin }?.1)
+        #expect(run.output.contains(reason), "\(run.output)")
+        #expect(lines(run).suffix(1) == ["stopped: Clock"])
+    }
+
+    /// The same images linked at build time (DT_NEEDED) are each reported
+    /// by ModuleRegistry.linked(), and nothing reads through their notes.
+    @Test func corruptLibrariesLinkedAtBuildTimeAreEachRefusedByName() throws {
+        for (plugin, _) in Self.corruptImages { _ = try builtFixture(plugin) }
+        let app = try swiftBuild("CorruptLibraryApp", packagePath: fixturePackage, scratch: "plugin-fixtures")
+        try #require(app.result.status == 0, "\(app.result.output)")
+        let run = try runCommand([app.binary])
+        #expect(run.status == 1, "\(run.output)")
+        #expect(run.output.contains("3 problems"), "\(run.output)")
+        for (_, reason) in Self.corruptImages { #expect(run.output.contains(reason), "\(run.output)") }
+        #expect(run.output.contains("run backwards: the note is corrupt"))
+        #expect(run.output.contains("libWildPointerPlugin.so (wild.c, offset 0x80), has an .after pointer that leads outside the image's readable data"))
+    }
+}

@@ -13,6 +13,27 @@ import Glibc
         try builtProduct(product, packagePath: package, scratch: "readme")
     }
 
+    /// `swift package check-modules`, the plugin README's "Verify a build"
+    /// shows first, in the README's package: it builds the product and
+    /// passes check's verdict on.
+    func checkModules(_ arguments: [String]) throws -> CommandResult {
+        let scratch = packageRoot.appendingPathComponent(".build-tests/readme").path
+        return try runCommand(["swift", "package", "--package-path", package.path, "--scratch-path", scratch, "check-modules"] + arguments)
+    }
+
+    @Test func checkModulesBuildsTheProductAndPassesWhatCheckPasses() throws {
+        let passed = try checkModules(["--product", "App", "--expect", "Billing", "--expect", "Accounts"])
+        #expect(passed.status == 0, "\(passed.output)")
+        #expect(passed.output.contains("/debug/App: 2 modules, all checks passed: Billing, Accounts"), "\(passed.output)")
+    }
+
+    @Test func checkModulesFailsNamingAModuleThatIsNotRegistered() throws {
+        let failed = try checkModules(["--product", "App", "-c", "debug", "--expect", "Billing", "--expect", "Audit"])
+        #expect(failed.status != 0, "\(failed.output)")
+        #expect(failed.output.contains("check failed:\n  - expected module 'Audit' is not in app_modules"), "\(failed.output)")
+        #expect(failed.output.contains("Plugin ended with exit code 1"), "\(failed.output)")
+    }
+
     @Test func theAppIsModuleHostMainAndStopsGracefully() async throws {
         let app = try ExampleProcessTests.RunningExample(try built("App"), arguments: [])
         defer { if app.process.isRunning { app.send(SIGKILL) } }

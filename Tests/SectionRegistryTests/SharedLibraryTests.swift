@@ -140,6 +140,37 @@ import Testing
         #expect(ownCopy.output.contains("2 copies of SectionRegistry are loaded"), "\(ownCopy.output)")
     }
 
+    /// `graph` and `inspect` read the program and the libraries it needs,
+    /// as `check` does: a library's modules are drawn, marked with their
+    /// file, and `--disable` knows them. verify-sections.sh reads one file
+    /// and says which.
+    @Test func graphAndInspectShowTheModulesOfTheLibrariesAProgramNeedsAndTheScriptSaysItReadsOneFile() throws {
+        let built = try build("gold-debug", ["-Xswiftc", "-use-ld=gold"])
+        let inspector = try swiftBuild("section-registry", scratch: "debug")
+        try #require(inspector.result.status == 0, "\(inspector.result.output)")
+
+        let graph = try runCommand([inspector.binary, "graph", built.app])
+        #expect(graph.status == 0, "\(graph.output)")
+        #expect(graph.output.contains("\"Inventory\" [label=\"2. Inventory\\npriority 0\\nin libInventory.so\"];"), "\(graph.output)")
+        #expect(graph.output.contains("\"Pricing\" [label=\"3. Pricing\\npriority 0\\nin libPricing.so\"];"), "\(graph.output)")
+        #expect(graph.output.contains("\"Gateway\" [label=\"1. Gateway\\npriority 0\"];"), "\(graph.output)")
+
+        let disabled = try runCommand([inspector.binary, "graph", built.app, "--format", "mermaid", "--disable", "Pricing"])
+        #expect(disabled.status == 0, "\(disabled.output)")
+        #expect(disabled.output.contains("Pricing[\"Pricing<br/>priority 0<br/>in libPricing.so<br/>disabled\"]"), "\(disabled.output)")
+
+        let inspect = try runCommand([inspector.binary, "inspect", built.app])
+        #expect(inspect.status == 0, "\(inspect.output)")
+        #expect(inspect.output.contains("Pricing    feature  0         Inventory  -      app_module_Pricing    pricing.c    libPricing.so"),
+                "\(inspect.output)")
+        #expect(inspect.output.contains("\(built.bin)/libInventory.so: note: SectionRegistry 0x53520001"), "\(inspect.output)")
+
+        // The readelf script reads the one file, and says so.
+        let script = try runCommand([verifySectionsScript, built.app, "Pricing"])
+        #expect(script.status == 1)
+        #expect(script.output.contains("read \(built.app) only, not the shared objects it needs (libPricing.so libInventory.so"), "\(script.output)")
+    }
+
     @Test(arguments: [["-Xswiftc", "-static-executable"], ["--static-swift-stdlib"]])
     func aStaticBuildFindsItsOwnModules(flags: [String]) throws {
         let build = try swiftBuild("registry-example", scratch: "static\(flags.joined())",

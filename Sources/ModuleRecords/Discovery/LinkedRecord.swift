@@ -44,12 +44,12 @@ package struct LinkedRecord: @unchecked Sendable {
         let byteOffset = Int(UInt(bitPattern: address) - image.sectionStart)
         let sourceFileAddress = address.load(fromByteOffset: MemoryLayout<app_module_record>.offset(of: \.source_file)!, as: UInt.self)
         var sourceFiles = SourceFileNames()
-        let sourceFile = sourceFiles.name(at: UInt64(sourceFileAddress), memory: ProcessMemory())
+        let sourceFile = sourceFiles.name(at: UInt64(sourceFileAddress), memory: image.memory)
         return RecordLocation(index: byteOffset / ModuleRecord.size, byteOffset: byteOffset, sourceFile: sourceFile, image: image.path)
     }
 
     var declaration: ModuleDeclaration {
-        ModuleRecord.declaration(at: address, location: location)
+        ModuleRecord.declaration(at: address, location: location, memory: image.memory)
     }
 }
 
@@ -63,10 +63,13 @@ package final class SectionImage: Sendable {
     /// The address of the section's first byte: record indices count from
     /// here.
     let sectionStart: UInt
+    /// Where the records' pointers may lead: the image's readable segments.
+    let memory: ImageMemory
 
-    private init(path: String, sectionStart: UInt) {
+    private init(path: String, sectionStart: UInt, memory: ImageMemory) {
         self.path = path
         self.sectionStart = sectionStart
+        self.memory = memory
     }
 
     // An array, searched from the end: a process has a few dozen images,
@@ -82,7 +85,7 @@ package final class SectionImage: Sendable {
             if let known = all.last(where: { $0.sectionStart == image.sectionIdentity && $0.path == image.path }) {
                 return known
             }
-            let made = SectionImage(path: image.path, sectionStart: image.sectionIdentity)
+            let made = SectionImage(path: image.path, sectionStart: image.sectionIdentity, memory: image.memory)
             all.append(made)
             return made
         }

@@ -13,7 +13,7 @@ enum LinkedSection {
         modules.reserveCapacity(modules.count + slots)
         for slot in 0..<slots {
             let byteOffset = slot * ModuleRecord.size
-            switch ModuleRecord.check(section, byteOffset: byteOffset, memory: ProcessMemory()) {
+            switch ModuleRecord.check(section, byteOffset: byteOffset, memory: origin.memory) {
             case .valid(let nameLength):
                 let record = LinkedRecord(address: section.baseAddress! + byteOffset, nameLength: nameLength, image: origin)
                 modules.append(ModuleDescriptor(.linked(record)))

@@ -22,25 +22,29 @@ package struct LoadedImage: Sendable {
     package let holdsThisRegistry: Bool
     /// The section's bounds and anchor, as addresses.
     private let start: UInt, stop: UInt, anchor: UInt
-    /// What is wrong with the image's notes, if anything.
-    private let noteDefect: String?
+
+    /// The image's readable loaded segments: what its note and records may
+    /// point into.
+    package let segments: ImageSegments
+    /// Why the section cannot be read, or `nil`: a note of another layout,
+    /// notes that disagree, bounds outside the image's readable memory or
+    /// backwards, or bounds that do not enclose the anchor. Decided once,
+    /// when the image is listed, so that no later question reads through
+    /// a note that failed.
+    package let problem: DiscoveryProblem?
 
     /// The section's bytes, between the image's `__start_app_modules` and
-    /// `__stop_app_modules`.
+    /// `__stop_app_modules`; empty for an image with a ``problem``.
     package var section: UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: start), count: Int(stop - start))
+        guard problem == nil else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: start), count: Int(stop - start))
     }
 
     /// What identifies the image's section process-wide: its start.
     package var sectionIdentity: UInt { start }
 
-    /// Why the section cannot be read, or `nil`: a note of another layout,
-    /// notes that disagree, or bounds that do not enclose the anchor.
-    package var problem: DiscoveryProblem? {
-        if let noteDefect { return .malformedNote(image: path, noteDefect) }
-        guard start <= anchor, anchor < stop else { return .anchorOutsideSection(image: path) }
-        return nil
-    }
+    /// Where the image's records may point: its readable segments.
+    package var memory: ImageMemory { ImageMemory(segments) }
 
     /// Every loaded image that carries the note, the program first, each
     /// once.
@@ -63,15 +67,36 @@ package struct LoadedImage: Sendable {
         start = UInt(bitPattern: image.section.start)
         stop = UInt(bitPattern: image.section.stop)
         anchor = UInt(bitPattern: image.section.anchor)
-        if image.unknown_descriptor_size != 0 {
-            noteDefect = "its note has a \(image.unknown_descriptor_size)-byte descriptor, not \(APP_MODULE_NOTE_DESCRIPTOR_SIZE): "
-                + "it was built against another version of SectionRegistry; rebuild it against this one"
-        } else if image.conflicting_notes != 0 {
-            noteDefect = "its notes lead to \(image.conflicting_notes + 1) different sections: "
-                + "a linker script split the app_modules section; keep every input app_modules section in one output section"
-        } else {
-            noteDefect = nil
+        segments = Self.readableSegments(of: image)
+        problem = Self.problem(of: image, path: path, segments: segments, start: start, stop: stop, anchor: anchor)
+    }
+
+    private static func readableSegments(of image: app_modules_image) -> ImageSegments {
+        withUnsafePointer(to: image) { image in
+            let count = app_modules_readable_segments(image, nil, 0)
+            let segments = [app_modules_segment](unsafeUninitializedCapacity: count) { buffer, initialized in
+                initialized = app_modules_readable_segments(image, buffer.baseAddress, count)
+            }
+            return ImageSegments(segments.map { UInt($0.start)..<UInt($0.end) })
         }
+    }
+
+    private static func problem(
+        of image: app_modules_image, path: String, segments: ImageSegments, start: UInt, stop: UInt, anchor: UInt
+    ) -> DiscoveryProblem? {
+        if image.unknown_descriptor_size != 0 {
+            return .malformedNote(
+                image: path,
+                "its note has a \(image.unknown_descriptor_size)-byte descriptor, not \(APP_MODULE_NOTE_DESCRIPTOR_SIZE): "
+                    + "it was built against another version of SectionRegistry; rebuild it against this one")
+        }
+        if image.conflicting_notes != 0 {
+            return .malformedNote(
+                image: path,
+                "its notes lead to \(image.conflicting_notes + 1) different sections: "
+                    + "a linker script split the app_modules section; keep every input app_modules section in one output section")
+        }
+        return segments.boundsProblem(start: start, stop: stop, anchor: anchor, image: path)
     }
 
     /// Who registers `module`, for messages: "the program", or the shared

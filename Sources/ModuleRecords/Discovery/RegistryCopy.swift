@@ -30,14 +30,17 @@ extension LoadedImage {
     /// The image whose copy of SectionRegistry this image's references bind
     /// to, and whether that is this image itself; `nil` if it reaches none.
     private func registryBinding() -> (copy: (base: UnsafeRawPointer?, file: String?), isItsOwn: Bool)? {
-        guard let handle = isProgram ? dlopen(nil, RTLD_LAZY) : dlopen(path, RTLD_LAZY | RTLD_NOLOAD) else { return nil }
+        // An image whose note failed is never asked: its bounds may lead
+        // anywhere.
+        guard problem == nil, let sectionStart = section.baseAddress,
+              let handle = isProgram ? dlopen(nil, RTLD_LAZY) : dlopen(path, RTLD_LAZY | RTLD_NOLOAD) else { return nil }
         defer { dlclose(handle) }
         let symbol = "$s15SectionRegistry9AppModuleMp"
         // dlsym on the handle searches the image, then its dependencies;
         // for the program, the global scope.
         guard let inScope = dlsym(handle, symbol) else { return nil }
         let found = Self.image(holding: inScope)
-        let isItsOwn = found.base == Self.image(holding: section.baseAddress!).base
+        let isItsOwn = found.base == Self.image(holding: sectionStart).base
         let global: UnsafeMutableRawPointer? = dlsym(nil, symbol)
         let bound = isProgram || isItsOwn ? found : global.map { Self.image(holding: $0) } ?? found
         return (bound, isItsOwn && bound.base == found.base)

@@ -35,6 +35,6 @@ package struct SectionScan {
 
     /// Reads the section of a loaded image.
     init(_ image: LoadedImage) {
-        self.init(image.section, memory: ProcessMemory(), image: image.path)
+        self.init(image.section, memory: image.memory, image: image.path)
     }
 }

@@ -1,8 +1,9 @@
 /// Why the enabled modules cannot be put in a start order. Nothing starts
 /// while there is one.
 public enum OrderingProblem: Sendable, Hashable, CustomStringConvertible {
-    /// `module` comes after `dependency`, which no record declares.
-    case missingDependency(module: String, dependency: String)
+    /// `module` comes after `dependency`, which no record declares;
+    /// `closest` is the linked name it most likely misspells, if any.
+    case missingDependency(module: String, dependency: String, closest: String? = nil)
     /// `module` comes after `dependency`, which is disabled.
     case disabledDependency(module: String, dependency: String)
     /// `module` comes after `dependency` of a later level, which levels forbid.
@@ -18,9 +19,10 @@ public enum OrderingProblem: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .missingDependency(let module, let dependency):
+        case .missingDependency(let module, let dependency, let closest):
+            let fix = "link the target with APP_MODULE(\(dependency)) or remove it from the .after list of '\(module)'"
             return "module '\(module)' comes after '\(dependency)', which is not linked: "
-                + "link the target with APP_MODULE(\(dependency)) or remove it from the .after list of '\(module)'"
+                + (closest.map { "did you mean '\($0)'? If not, \(fix)" } ?? fix)
         case .disabledDependency(let module, let dependency):
             return "module '\(module)' comes after '\(dependency)', which is disabled: disable '\(module)' too, or enable '\(dependency)'"
         case .dependencyOnLaterLevel(let module, let level, let dependency, let dependencyLevel):

@@ -27,7 +27,9 @@ package enum StartOrder {
         for (index, module) in modules.enumerated() {
             for dependency in module.dependencies {
                 guard let dependencyDeclaration = declared[dependency] else {
-                    problems.append(.missingDependency(module: module.name, dependency: dependency))
+                    problems.append(.missingDependency(
+                        module: module.name, dependency: dependency,
+                        closest: closestName(to: dependency, among: declarations.map(\.name))))
                     continue
                 }
                 guard let dependencyIndex = position[dependency] else {

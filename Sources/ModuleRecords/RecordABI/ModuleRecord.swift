@@ -76,10 +76,10 @@ package enum ModuleRecord {
     }
 
     /// The declaration of the valid record at `record`, a record of this
-    /// process, as ``decode(_:index:byteOffset:memory:image:sourceFiles:)``
-    /// makes it.
-    static func declaration(at record: UnsafeRawPointer, location: RecordLocation) -> ModuleDeclaration {
-        let slot = Slot(UnsafeRawBufferPointer(start: record, count: size), byteOffset: 0, memory: ProcessMemory())
+    /// process whose pointers lead into `memory`, as
+    /// ``decode(_:index:byteOffset:memory:image:sourceFiles:)`` makes it.
+    static func declaration(at record: UnsafeRawPointer, location: RecordLocation, memory: some RecordMemory) -> ModuleDeclaration {
+        let slot = Slot(UnsafeRawBufferPointer(start: record, count: size), byteOffset: 0, memory: memory)
         return slot.declaration(name: slot.name, location: location)
     }
 
@@ -130,6 +130,10 @@ package enum ModuleRecord {
             if after != 0 {
                 let isReadable = memory.withCString(at: after) { ModuleRecord.checkDependencies($0, into: &defects) } != nil
                 if !isReadable { defects.add(.unreadableDependencies) }
+            }
+            let sourceFile = pointer(\.source_file, record.source_file)
+            if sourceFile != 0 && memory.withCString(at: sourceFile, { _ in }) == nil {
+                defects.add(.unreadableSourceFile)
             }
             return nameLength
         }

@@ -25,13 +25,18 @@ public enum RecordDefect: Sendable, Hashable, CustomStringConvertible {
     case missingFactory
     /// The `.after` list is not valid UTF-8.
     case dependenciesNotUTF8
-    /// The `.after` pointer leads nowhere readable (seen in files only).
+    /// The `.after` pointer leads outside the image's readable data, or to
+    /// bytes with no NUL before that data ends.
     case unreadableDependencies
+    /// The `source_file` pointer leads outside the image's readable data,
+    /// or to bytes with no NUL before that data ends.
+    case unreadableSourceFile
     /// The `.after` list has an empty entry.
     case emptyDependency(list: String)
 
     public var description: String {
         let rebuild = "rebuild its registration target against this SectionRegistry's app_module.h"
+        let corrupt = "the record is corrupt; write records with APP_MODULE and rebuild"
         switch self {
         case .unsupportedVersion(let version):
             return "has record ABI version \(version), this reader implements version \(APP_MODULE_ABI_VERSION): \(rebuild)"
@@ -56,7 +61,9 @@ public enum RecordDefect: Sendable, Hashable, CustomStringConvertible {
         case .dependenciesNotUTF8:
             return "has an .after list that is not valid UTF-8"
         case .unreadableDependencies:
-            return "has an .after pointer that leads outside the binary's data"
+            return "has an .after pointer that leads outside the image's readable data, or to a string with no NUL inside it: \(corrupt)"
+        case .unreadableSourceFile:
+            return "has a source_file pointer that leads outside the image's readable data, or to a string with no NUL inside it: \(corrupt)"
         case .emptyDependency(let list):
             return "has an empty name in its .after list \"\(list)\": separate module names with single commas"
         }

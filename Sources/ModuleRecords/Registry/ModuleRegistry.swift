@@ -96,7 +96,9 @@ public struct ModuleRegistry: Sendable {
                 problems += SectionScan(image).problems
             }
         }
-        let copies = Self.registryCopies(besides: images)
+        // Images whose note failed are reported above and asked nothing
+        // more.
+        let copies = Self.registryCopies(besides: images.filter { $0.problem == nil })
         if copies.count > 1 && !modules.isEmpty {
             problems.append(.severalRegistryCopies(copies))
         }

@@ -113,16 +113,7 @@ extension LinkedImages {
     /// program's, one name in two modules, and the start order of all the
     /// modules together.
     public func problems(asPluginOf host: LinkedImages? = nil) -> [String] {
-        var problems: [String] = []
-        for image in images {
-            guard let inspection = image.inspection else { continue }
-            let prefix = image.path == images.first?.path ? "" : "\(image.path): "
-            // An image without modules is fine (a shared copy of
-            // SectionRegistry has only its anchor); the set needs one.
-            let ownProblems = inspection.problems.filter { $0 != .noModules }
-            problems += ownProblems.flatMap { $0.description.split(separator: "\n").map { prefix + $0 } }
-            if case .failure(let note) = inspection.note { problems.append(prefix + note.description) }
-        }
+        var problems = imageProblems
         let program = host ?? self
         let ours = program.registryCopy(ofProgram: ())
         for image in withModules {
@@ -164,6 +155,31 @@ extension LinkedImages {
             problems += error.orderingProblems.map(\.description)
         }
         return problems
+    }
+
+    /// What is wrong with each image on its own, its records and its note,
+    /// one line each; a library's lines start with its path.
+    public var imageProblems: [String] {
+        images.flatMap { image -> [String] in
+            guard let inspection = image.inspection else { return [] }
+            let prefix = image.path == images.first?.path ? "" : "\(image.path): "
+            // An image without modules is fine (a shared copy of
+            // SectionRegistry has only its anchor); the set needs one.
+            let ownProblems = inspection.problems.filter { $0 != .noModules }
+            var lines = ownProblems.flatMap { $0.description.split(separator: "\n").map { prefix + $0 } }
+            if case .failure(let note) = inspection.note { lines.append(prefix + note.description) }
+            return lines
+        }
+    }
+
+    /// Every module of the set in declared order (as the runtime lists
+    /// the modules of a process), each with the image that registers it:
+    /// `nil` for the root.
+    package var modules: [(record: ModuleInspection.Record, image: String?)] {
+        let all = withModules.flatMap { image in
+            image.inspection!.records.map { ($0, image.path == images.first?.path ? nil : image.path) }
+        }
+        return RegistryRules.check(all.map(\.0.declaration), problems: []).declaredOrder.map { all[$0] }
     }
 
     private static let appModuleDescriptor = "$s15SectionRegistry9AppModuleMp"

@@ -1,8 +1,9 @@
 import ModuleRecords
 
-/// The modules of a binary as a picture: one node per module, grouped by
-/// level, an edge from each dependency to the module that comes after it,
-/// concurrent starters marked, disabled modules greyed. Written as Graphviz
+/// The modules of a binary and the shared objects it needs as a picture:
+/// one node per module, grouped by level, an edge from each dependency to
+/// the module that comes after it, a library's modules marked with its
+/// file, concurrent starters marked, disabled modules greyed. Written as Graphviz
 /// DOT or as Mermaid.
 public struct ModuleGraph: Sendable {
     /// The modules, in declared order.
@@ -14,10 +15,14 @@ public struct ModuleGraph: Sendable {
     public let startPosition: [String: Int]
     /// Why the enabled modules cannot be ordered, if they cannot.
     public let orderingProblems: [OrderingProblem]
+    /// The image (a shared object) that registers each module not in the
+    /// program itself, by module name: drawn in the module's node.
+    public let images: [String: String]
 
-    package init(_ declarations: [ModuleDeclaration], disabled: Set<String> = []) {
+    package init(_ declarations: [ModuleDeclaration], disabled: Set<String> = [], images: [String: String] = [:]) {
         self.declarations = declarations
         self.disabled = disabled
+        self.images = images
         do {
             let order = try StartOrder.resolve(declarations, disabled: disabled)
             startPosition = Dictionary(uniqueKeysWithValues: order.enumerated().map { (declarations[$1].name, $0 + 1) })
@@ -54,6 +59,7 @@ public struct ModuleGraph: Sendable {
     private func label(_ module: ModuleDeclaration) -> [String] {
         let position = startPosition[module.name].map { "\($0). " } ?? ""
         var lines = [position + module.name, "priority \(module.priority)"]
+        if let image = images[module.name] { lines.append("in \(image)") }
         if module.startsConcurrently { lines.append("concurrent start") }
         if disabled.contains(module.name) { lines.append("disabled") }
         return lines

@@ -5,15 +5,17 @@
 //   section-registry check BINARY [--expect NAME ...] [--host PROGRAM]
 //   section-registry graph BINARY [--format dot|mermaid] [--disable NAME ...]
 //
-// check reads BINARY and the shared objects it needs, as the dynamic linker
-// finds them, and applies the rules ModuleRegistry.linked() applies to them
-// at run time. With --host, BINARY is a plugin checked as PROGRAM would load
+// Every command reads BINARY and the shared objects it needs, as the dynamic
+// linker finds them (DT_NEEDED, LD_LIBRARY_PATH, DT_RUNPATH, the default
+// folders): the images whose modules ModuleRegistry.linked() would find in a
+// process of BINARY. `inspect` lists each image's modules, `check` applies
+// the rules ModuleRegistry.linked() applies to them at run time. With --host, BINARY is a plugin checked as PROGRAM would load
 // it with ModuleHost.load(plugin:): its modules may come after those of
 // PROGRAM and its libraries, may not share their names, and must use
 // PROGRAM's SectionRegistry, and the plugin file must be one load(plugin:)
 // trusts, as the user running check: a regular file that only that user and
-// root may change. `graph` prints the modules, their levels,
-// dependencies and start order as Graphviz DOT (`| dot -Tsvg > modules.svg`)
+// root may change. `graph` prints the modules, the library each comes from,
+// their levels, dependencies and start order as Graphviz DOT (`| dot -Tsvg > modules.svg`)
 // or Mermaid.
 //
 // Exit status: 0 when all is well, 1 when `check` (or `graph`) finds a
@@ -33,15 +35,14 @@ func fail(_ message: String, status: Int32 = 2) -> Never {
     exit(status)
 }
 
-/// The binary's module records, or exit 2 with the reason.
-func inspect(_ path: String) -> ModuleInspection {
-    guard let data = FileManager.default.contents(atPath: path) else { fail("\(path): cannot read the file") }
+/// The binary at `path` and the shared objects it needs, each with its
+/// module records (for a plugin, as `host` would load it), or exit 2 with
+/// the reason.
+func linkedImages(_ path: String, host: LinkedImages? = nil) -> LinkedImages {
     do {
-        return try ModuleInspection(ELFFile(bytes: Array(data)))
-    } catch let error as ELFError {
-        fail("\(path): \(error)")
+        return try LinkedImages(path, host: host, environment: ProcessInfo.processInfo.environment)
     } catch {
-        fail("\(path): \(error)")
+        fail("\(error)")
     }
 }
 
@@ -66,25 +67,6 @@ func warn(_ path: String, _ line: String) {
 func report(_ problems: [String], of path: String) {
     for problem in problems { warn(path, problem) }
     if !problems.isEmpty { exit(1) }
-}
-
-/// The section's problems, one line each (a record's defects are one line
-/// apiece).
-func lines(of problems: [DiscoveryProblem]) -> [String] {
-    problems.flatMap { $0.description.split(separator: "\n").map(String.init) }
-}
-
-/// What is wrong with the image itself: its records and its note.
-func imageProblems(of inspection: ModuleInspection) -> [String] {
-    var problems = lines(of: inspection.problems)
-    if case .failure(let problem) = inspection.note { problems.append(problem.description) }
-    return problems
-}
-
-/// What `inspect`, and `check` without `--host`, report as wrong.
-func problems(of inspection: ModuleInspection) -> [String] {
-    imageProblems(of: inspection) + inspection.orderingProblems.map(\.description)
-        + inspection.orphanFactories.map(RegistryRules.orphanFactoryProblem)
 }
 
 /// What `load(plugin:)` would refuse about the plugin file at `path` itself
@@ -114,8 +96,11 @@ struct RecordRow: Codable {
     let factory: String
     let sourceFile: String?
     let recordIndex: Int?
+    /// The shared object that registers the module; `nil` for BINARY's own.
+    let image: String?
 
-    init(_ record: ModuleInspection.Record) {
+    init(_ record: ModuleInspection.Record, image: String?) {
+        self.image = image
         let declaration = record.declaration
         name = declaration.name
         level = declaration.level.description
@@ -129,10 +114,11 @@ struct RecordRow: Codable {
 }
 
 func printTable(_ rows: [RecordRow]) {
-    let header = ["name", "level", "priority", "after", "flags", "factory", "source"]
+    let header = ["name", "level", "priority", "after", "flags", "factory", "source", "image"]
     let cells = rows.map { row in
         [row.name, row.level, String(row.priority), row.after.joined(separator: ","), row.flags.joined(separator: ","),
-         row.factory, row.sourceFile ?? "-"].map { $0.isEmpty ? "-" : $0 }
+         row.factory, row.sourceFile ?? "-", row.image.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "-"]
+            .map { $0.isEmpty ? "-" : $0 }
     }
     let widths = header.indices.map { column in ([header] + cells).map { $0[column].count }.max()! }
     for line in [header] + cells {
@@ -150,20 +136,27 @@ case "inspect":
     let json = arguments.contains("--json")
     arguments.removeAll { $0 == "--json" }
     guard arguments.count == 1 else { fail(usage) }
-    let inspection = inspect(arguments[0])
-    let rows = inspection.records.map(RecordRow.init)
+    let images = linkedImages(arguments[0])
+    let rows = images.modules.map { RecordRow($0.record, image: $0.image) }
     if json {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         print(String(decoding: try encoder.encode(rows), as: UTF8.self))
     } else {
         printTable(rows)
-        print(describe(inspection.note))
+        for image in images.images {
+            guard let inspection = image.inspection else { continue }
+            let isRoot = image.path == arguments[0]
+            print((isRoot ? "" : "\(image.path): ") + describe(inspection.note))
+        }
     }
-    if !inspection.hasSymbols {
-        warn(arguments[0], "no symbol table (stripped): factories are shown by address")
+    for image in images.images where image.inspection?.hasSymbols == false {
+        warn(image.path, "no symbol table (stripped): factories are shown by address")
     }
-    for problem in problems(of: inspection) { warn(arguments[0], problem) }
+    for problem in images.problems() { warn(arguments[0], problem) }
+    if !images.notFound.isEmpty {
+        warn(arguments[0], "needed libraries not found, not read: \(images.notFound.joined(separator: ", "))")
+    }
 
 case "check":
     guard let path = arguments.first else { fail(usage) }
@@ -177,15 +170,8 @@ case "check":
             hostPath = value
         }
     }
-    let environment = ProcessInfo.processInfo.environment
-    let images: LinkedImages
-    let host: LinkedImages?
-    do {
-        host = try hostPath.map { program throws(LinkedImagesError) in try LinkedImages(program, environment: environment) }
-        images = try LinkedImages(path, host: host, environment: environment)
-    } catch {
-        fail("\(error)")
-    }
+    let host = hostPath.map { linkedImages($0) }
+    let images = linkedImages(path, host: host)
     let records = images.withModules.flatMap { $0.inspection!.records }
     let found = Set(records.map(\.declaration.name))
     let failures = (hostPath == nil ? [] : pluginFileProblems(path)) + images.problems(asPluginOf: host) + expected.filter { !found.contains($0) }.map {
@@ -215,10 +201,13 @@ case "graph":
             disabled.insert(value)
         }
     }
-    let inspection = inspect(path)
-    let graph = ModuleGraph(inspection.records.map(\.declaration), disabled: disabled)
+    let images = linkedImages(path)
+    let modules = images.modules
+    let libraries = modules.compactMap { module in module.image.map { (module.record.declaration.name, URL(fileURLWithPath: $0).lastPathComponent) } }
+    let graph = ModuleGraph(modules.map(\.record.declaration), disabled: disabled,
+                            images: Dictionary(libraries, uniquingKeysWith: { first, _ in first }))
     print(format == "dot" ? graph.dot : graph.mermaid, terminator: "")
-    report(lines(of: inspection.problems) + graph.orderingProblems.map(\.description), of: path)
+    report(images.imageProblems + graph.orderingProblems.map(\.description), of: path)
 
 default:
     fail(usage)

@@ -8,10 +8,15 @@
 // - ForgottenRegistrationApp: Checkout defines its factory but does not
 //   depend on CheckoutRegistration, so no record names it;
 // - BrokenOrderApp: `await ModuleHost.main()` with a module that comes
-//   after one that is not linked.
+//   after one that is not linked;
+// - MisspeltOrderApp: Orders comes after "Stroe", a typo for Store;
+// - WrongRecordsProductApp: its registration target depends on
+//   SectionRegistryDynamic instead of SectionRegistryRecords, which fails
+//   the link with a symbol name that says so.
 import PackageDescription
 
 let sectionRegistry = Target.Dependency.product(name: "SectionRegistry", package: "SectionRegistry")
+let dynamicSectionRegistry = Target.Dependency.product(name: "SectionRegistryDynamic", package: "SectionRegistry")
 
 /// A C target of APP_MODULE lines.
 func registration(_ name: String) -> Target {
@@ -44,6 +49,12 @@ let package = Package(
 
         registration("ShopRegistration"),
         .executableTarget(name: "BrokenOrderApp", dependencies: [sectionRegistry, "ShopRegistration"]),
+
+        registration("StoreRegistration"),
+        .executableTarget(name: "MisspeltOrderApp", dependencies: [sectionRegistry, "StoreRegistration"]),
+
+        .target(name: "ParcelRegistration", dependencies: [dynamicSectionRegistry], publicHeadersPath: "."),  // not SectionRegistryRecords
+        .executableTarget(name: "WrongRecordsProductApp", dependencies: [dynamicSectionRegistry, "ParcelRegistration"]),
     ],
     swiftLanguageModes: [.v6]
 )

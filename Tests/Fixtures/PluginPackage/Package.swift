@@ -5,7 +5,12 @@
 // - OwnCopyPlugin links SectionRegistry statically, a copy of its own;
 // - NoRecordsPlugin links SectionRegistry but no APP_MODULE line;
 // - DependentPlugin registers Digest, which comes after the example
-//   plugin's Reports.
+//   plugin's Reports;
+// - BackwardsNotePlugin, LongNotePlugin and WildPointerPlugin are corrupt:
+//   a note whose bounds run backwards, a note with a 16-byte descriptor, a
+//   record whose .after pointer leads to unmapped memory. Each reaches
+//   SectionRegistry's AppModule. CorruptLibraryApp links all three at build
+//   time (build them first).
 import PackageDescription
 
 let sectionRegistry = Target.Dependency.product(name: "SectionRegistryDynamic", package: "SectionRegistry")
@@ -26,10 +31,26 @@ let package = Package(
         .library(name: "OwnCopyPlugin", type: .dynamic, targets: ["OwnCopy"]),
         .library(name: "NoRecordsPlugin", type: .dynamic, targets: ["NoRecords"]),
         .library(name: "DependentPlugin", type: .dynamic, targets: ["Dependent"]),
+        .library(name: "BackwardsNotePlugin", type: .dynamic, targets: ["Corrupt", "BackwardsNoteRegistration"]),
+        .library(name: "LongNotePlugin", type: .dynamic, targets: ["Corrupt", "LongNoteRegistration"]),
+        .library(name: "WildPointerPlugin", type: .dynamic, targets: ["Corrupt", "WildPointerRegistration"]),
+        .executable(name: "CorruptLibraryApp", targets: ["CorruptLibraryApp"]),
     ],
     dependencies: [.package(name: "SectionRegistry", path: "../../..")],
     targets: plugin("Duplicate") + plugin("Dependent")
         + plugin("OwnCopy", registry: .product(name: "SectionRegistry", package: "SectionRegistry"))
-        + [.target(name: "NoRecords", dependencies: [sectionRegistry])],
+        + [.target(name: "NoRecords", dependencies: [sectionRegistry])]
+        + [
+            .target(name: "Corrupt", dependencies: [sectionRegistry]),
+            .target(name: "CorruptSection"),
+            .target(name: "BackwardsNoteRegistration", dependencies: ["CorruptSection"], publicHeadersPath: "."),
+            .target(name: "LongNoteRegistration", dependencies: ["CorruptSection"], publicHeadersPath: "."),
+            .target(name: "WildPointerRegistration", dependencies: [records], publicHeadersPath: "."),
+            .executableTarget(
+                name: "CorruptLibraryApp",
+                dependencies: [sectionRegistry],
+                linkerSettings: ["BackwardsNotePlugin", "LongNotePlugin", "WildPointerPlugin"].map { .linkedLibrary($0) }
+            ),
+        ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The readable loaded segments of one image: the only memory a reader may
+/// follow that image's note and record pointers into.
+///
+/// A corrupt or hostile image can put any value in its note's offsets and
+/// its records' `after` and `source_file` fields; reading through one that
+/// leads outside the image's mapping would crash the host instead of
+/// refusing the image. Checking against the image's own `PT_LOAD` segments
+/// also keeps one image's records from pointing into another's memory.
+package struct ImageSegments: Sendable, Hashable {
+    /// The address ranges, as mapped in the process (or as a test or fuzzer
+    /// lays them out).
+    package let ranges: [Range<UInt>]
+
+    package init(_ ranges: [Range<UInt>]) {
+        self.ranges = ranges
+    }
+
+    /// The segment that holds the byte at `address`, or `nil`.
+    package func segment(holding address: UInt) -> Range<UInt>? {
+        ranges.first { $0.contains(address) }
+    }
+
+    /// Whether the `count` bytes from `address` lie inside one segment
+    /// (which must hold `address` itself, even for no bytes: a section
+    /// always holds its anchor).
+    package func holds(_ address: UInt, count: UInt) -> Bool {
+        guard let segment = segment(holding: address) else { return false }
+        return count <= segment.upperBound - address
+    }
+
+    /// Why the section that the note of the image at `image` bounds cannot
+    /// be read, or `nil`: `start` must be no later than `stop`, the whole
+    /// range inside one segment, and the anchor between them. Whether the
+    /// range is a whole number of records is the section scan's to report,
+    /// since the whole slots in it are still safe to read.
+    package func boundsProblem(start: UInt, stop: UInt, anchor: UInt, image: String) -> DiscoveryProblem? {
+        let bounds = "its note's bounds (__start_app_modules 0x\(String(start, radix: 16)), __stop_app_modules 0x\(String(stop, radix: 16)))"
+        let rebuild = "the note is corrupt; rebuild the image with CSectionRegistry's app_module.h"
+        guard start <= stop else { return .malformedNote(image: image, "\(bounds) run backwards: \(rebuild)") }
+        guard holds(start, count: stop - start) else {
+            return .malformedNote(image: image, "\(bounds) are not inside one of its readable loaded segments: \(rebuild)")
+        }
+        guard start <= anchor, anchor < stop else { return .anchorOutsideSection(image: image) }
+        return nil
+    }
+}
+
+/// The records of one loaded image, read in place: a pointer is followed
+/// only into a readable segment of that image, and a string only up to the
+/// end of that segment.
+package struct ImageMemory: RecordMemory, Sendable {
+    package let segments: ImageSegments
+
+    package init(_ segments: ImageSegments) {
+        self.segments = segments
+    }
+
+    package func pointer(atSectionOffset sectionOffset: Int, stored: UInt64) -> UInt64 {
+        stored
+    }
+
+    package func withCString<Result>(at address: UInt64, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
+        guard let address = UInt(exactly: address), let segment = segments.segment(holding: address),
+              let string = UnsafeRawPointer(bitPattern: address),
+              let end = memchr(string, 0, Int(segment.upperBound - address)) else { return nil }
+        return body(UnsafeRawBufferPointer(start: string, count: UnsafeRawPointer(end) - string))
+    }
+}

@@ -1,0 +1,1 @@
+// The header is the target; SwiftPM wants one source file.
