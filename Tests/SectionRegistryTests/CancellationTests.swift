@@ -48,7 +48,7 @@ import Testing
         let log = CapturedLog(logLevel: .trace)
         let host = ModuleHost(registry: try declare(sleepyModules(startingB: {
             beginning.yield()
-            try await Task.sleep(for: .seconds(30))  // ends when the launching task is cancelled
+            try await Task.sleep(for: .seconds(300))  // ends when the launching task is cancelled
         })), configuration: testConfiguration {
             $0.servesSignals = false
             $0.log = log

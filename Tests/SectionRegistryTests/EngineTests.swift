@@ -151,7 +151,7 @@ struct Jammed: Error, CustomStringConvertible {
     @Test func aStepMateThatStartedWhileTheLaunchWasCancelledIsStopped() async throws {
         let host = ModuleHost(registry: try declare([
             scripted("Quick", concurrent: true, journal: journal) { $0.whileStarting = { await sleepIgnoringCancellation(.milliseconds(30)) } },
-            scripted("Waits", concurrent: true, journal: journal) { $0.whileStarting = { try await Task.sleep(for: .seconds(30)) } },
+            scripted("Waits", concurrent: true, journal: journal) { $0.whileStarting = { try await Task.sleep(for: .seconds(300)) } },
         ]), configuration: testConfiguration())
         let launching = Task { try await host.launch() }
         await journal.waitFor("begin Waits")
@@ -196,15 +196,14 @@ struct Jammed: Error, CustomStringConvertible {
     @Test func terminateDuringLaunchCancelsItAndStopsWhatStarted() async throws {
         let host = ModuleHost(registry: try declare([
             scripted("A", journal: journal),
-            scripted("B", journal: journal) { $0.whileStarting = { try await Task.sleep(for: .seconds(30)) } },
+            // Ends only when cancelled (or after 5 minutes, and the test fails).
+            scripted("B", journal: journal) { $0.whileStarting = { try await Task.sleep(for: .seconds(300)) } },
             scripted("C", journal: journal),
         ]), configuration: testConfiguration())
         let launching = Task { try await host.launch() }
         await journal.waitFor("begin B")
-        let clock = ContinuousClock()
-        let start = clock.now
         let stopped = await host.terminate()
-        #expect(start.duration(to: clock.now) < .seconds(5), "B's start was cancelled")
+        #expect(!journal.entries.contains("start B"), "B's start was cancelled")
         #expect(stopped.map(\.module) == ["A"])
         let result = await launching.result
         guard case .failure(let error as HostError) = result, error.code == .cancelled else {
@@ -225,13 +224,13 @@ struct Jammed: Error, CustomStringConvertible {
             scripted("B", journal: journal) { [journal] module in
                 module.whileStarting = {
                     do {
-                        try await Task.sleep(for: .seconds(30))
+                        try await Task.sleep(for: .seconds(300))
                     } catch {
                         journal.add("B saw the cancellation")
                     }
                 }
             },
-        ]), configuration: testConfiguration { $0.startTimeLimit = .seconds(20) })
+        ]), configuration: testConfiguration { $0.startTimeLimit = .seconds(600) })
         let launching = Task { try await host.launch() }
         await journal.waitFor("begin B")
         launching.cancel()
@@ -246,7 +245,7 @@ struct Jammed: Error, CustomStringConvertible {
         let cancelled = Journal()
         let sleepUntilCancelled: @Sendable (String) async -> Void = { what in
             do {
-                try await Task.sleep(for: .seconds(30))
+                try await Task.sleep(for: .seconds(300))
             } catch {
                 cancelled.add(what)
             }
@@ -267,7 +266,8 @@ struct Jammed: Error, CustomStringConvertible {
         let reload = await host.reload()
         #expect(reload.map(\.resultName) == ["timedOut"])
         await host.terminate()
-        for _ in 0..<100 where cancelled.entries.count < 3 { try await Task.sleep(for: .milliseconds(10)) }
+        // Each cancellation is seen soon; a loaded test machine may take a while.
+        for _ in 0..<6000 where cancelled.entries.count < 3 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(Set(cancelled.entries) == ["gather", "reload", "stop"])
     }
 
@@ -329,7 +329,7 @@ extension StressTests {
                 module.onSetUp = { context in
                     context.on(Ping.self) { _ in
                         journal.add("handling Ping")
-                        try await Task.sleep(for: .seconds(5))
+                        try await Task.sleep(for: .seconds(300))
                         return "late"
                     }
                 }
@@ -345,7 +345,8 @@ extension StressTests {
         }
         try await host.run()
         let signalled = await signaller.value
-        #expect(signalled.duration(to: clock.now) < .seconds(2), "shutdown did not wait for the handler")
+        // Well under the handler's 300 s, even on a loaded machine.
+        #expect(signalled.duration(to: clock.now) < .seconds(120), "shutdown did not wait for the handler")
         #expect(journal.modules("stop") == ["A"])
     }
 

@@ -41,7 +41,7 @@ import Glibc
         let signalled = clock.now
         worker.send(SIGTERM)
         let status = worker.exitStatus()
-        #expect(signalled.duration(to: clock.now) < .seconds(1), "\(worker.text)")
+        #expect(signalled.duration(to: clock.now) < .seconds(2), "within a second on an idle machine; 2 s leaves room for a loaded one: \(worker.text)")
         #expect(status == 0, "a cancelled launch that stopped what started is a clean exit: \(worker.text)")
         #expect(!worker.text.contains("Ticker"), "no hook after the signal")
     }

@@ -40,18 +40,27 @@ public struct HostConfiguration: Sendable {
     /// ``disableVariable``. A module that comes after a disabled one is an
     /// error, not silently disabled too.
     public var disabledModules: Set<String> = []
-    /// How long each module may take to stop before shutdown goes on without it.
+    /// How long each module may take to stop: 10 seconds by default. Past
+    /// it, the stop hook is cancelled and left behind (reported
+    /// ``HookOutcome/Result/timedOut``) and shutdown goes on with the next
+    /// module. Also how long a cancelled ``AppModule/run(_:)`` has to
+    /// return, and a hook running when a launch or load is interrupted (then
+    /// ``HookOutcome/Result/cutOff``).
     public var stopTimeLimit: Duration = .seconds(10)
-    /// How long each module may take to reload before ``ModuleHost/reload()``
-    /// goes on without it (the outcome says it timed out): a module stuck in
-    /// reload cannot hold up the others, or a SIGTERM.
+    /// How long each module may take to reload: 10 seconds by default. Past
+    /// it, the reload hook is cancelled and ``ModuleHost/reload()`` goes on
+    /// without it (the outcome says it timed out): a module stuck in reload
+    /// cannot hold up the others, or a SIGTERM.
     public var reloadTimeLimit: Duration = .seconds(10)
     /// How long each module may take to start; `nil`, the default, waits as
-    /// long as it takes. A module over the limit fails the launch (and is
-    /// not stopped: it never said it started).
+    /// long as it takes (a stop still interrupts it). A module over the
+    /// limit is cancelled and fails the launch (and is not stopped: it never
+    /// said it started).
     public var startTimeLimit: Duration? = nil
     /// How long ``ModuleHost/gather(_:)`` waits for a module's answer, unless
-    /// the event sets ``ModuleEvent/answerTimeLimit``.
+    /// the event sets ``ModuleEvent/answerTimeLimit``: 5 seconds by default.
+    /// Past it, the answer is ``EventOutcome/timedOut`` and the handler is
+    /// cancelled.
     public var answerTimeLimit: Duration = .seconds(5)
     /// The events ``ModuleHost/run()`` broadcasts on SIGUSR1 and SIGUSR2.
     public var userSignalEvents: [UserSignal: any ModuleEvent] = [:]

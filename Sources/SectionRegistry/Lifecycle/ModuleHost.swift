@@ -458,15 +458,15 @@ public actor ModuleHost {
     /// The last line of a shutdown: the modules stopped, or what did not
     /// stop cleanly.
     private func logShutdown(_ outcomes: [HookOutcome], failures: [HookOutcome]) {
-        let stopped = outcomes.filter { $0.phase == .stop && !$0.isFailure }.map(\.module).joined(separator: ", ")
+        let stopped = { outcomes.filter { $0.phase == .stop && !$0.isFailure }.map(\.module).joined(separator: ", ") }
         guard !failures.isEmpty else {
             // ModuleHost.main says it at info; an app that terminates its
             // host itself says what it likes.
-            shared.log(.debug, "SectionRegistry: stopped: \(stopped)")
+            shared.log(.debug, "SectionRegistry: stopped: \(stopped())")
             return
         }
         let problems = failures.map { "\($0.module) \($0.phase) \($0.resultDetail)" }.joined(separator: "; ")
-        shared.log(.error, "SectionRegistry: stopped with \(failures.count) \(failures.count == 1 ? "failure" : "failures"): \(problems) (stopped cleanly: \(stopped.isEmpty ? "none" : stopped))")
+        shared.log(.error, "SectionRegistry: stopped with \(failures.count) \(failures.count == 1 ? "failure" : "failures"): \(problems) (stopped cleanly: \(stopped().isEmpty ? "none" : stopped()))")
     }
 
     /// Ends the `run`s of `modules`, then forgets and stops them, in the
