@@ -68,8 +68,8 @@ import Glibc
         example.send(SIGTERM)
         #expect(example.exitStatus() == 0, "\(example.text)")
         let stopping = example.lines(after: "stopping modules in reverse start order")
-        #expect(stopping == [
-            "    Audit: checkpointer ended after 0 checkpoints",
+        #expect(stopping.first?.hasPrefix("    Audit: checkpointer ended after ") == true, "Audit's run ended first: \(stopping)")
+        #expect(stopping.dropFirst() == [
             "    Audit: flushed the trail",
             "    Billing: closed the ledger",
             "    Search: closed the index",

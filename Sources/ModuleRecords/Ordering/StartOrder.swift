@@ -10,6 +10,12 @@ package enum StartOrder {
     /// the modules free to go next the first in declared order goes first,
     /// so the result is the same on every run and with every linker.
     package static func resolve(_ declarations: [ModuleDeclaration], disabled: Set<String>) throws(RegistryError) -> [Int] {
+        // No module comes after another and none is disabled: the declared
+        // order (level, priority, name) is the start order, and no table
+        // keyed by name is needed to find it.
+        if disabled.isEmpty && declarations.allSatisfy({ $0.dependencies.isEmpty }) {
+            return Array(declarations.indices)
+        }
         let declared = Dictionary(declarations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var problems = disabled.sorted().compactMap { name -> OrderingProblem? in
             guard let declaration = declared[name] else { return .unknownDisabledModule(name, linked: declarations.map(\.name)) }

@@ -34,13 +34,16 @@ package struct StartPlan: Sendable {
     package init(_ declarations: [ModuleDeclaration], disabled: Set<String>, leavingOut leftOut: Set<Int> = []) throws(RegistryError) {
         let kept = leftOut.isEmpty ? Array(declarations.indices) : declarations.indices.filter { !leftOut.contains($0) }
         let order = try StartOrder.resolve(kept.map { declarations[$0] }, disabled: disabled).map { kept[$0] }
-        var position: [String: Int] = [:]
-        for index in kept { position[declarations[index].name] = position[declarations[index].name] ?? index }
         var dependencies = [[Int]](repeating: [], count: declarations.count)
         var dependents = [[Int]](repeating: [], count: declarations.count)
-        for index in order.sorted() {
-            dependencies[index] = declarations[index].dependencies.compactMap { position[$0] }
-            for dependency in dependencies[index] { dependents[dependency].append(index) }
+        // Only modules that come after others need the table of names.
+        if order.contains(where: { !declarations[$0].dependencies.isEmpty }) {
+            var position: [String: Int] = [:]
+            for index in kept { position[declarations[index].name] = position[declarations[index].name] ?? index }
+            for index in order.sorted() {
+                dependencies[index] = declarations[index].dependencies.compactMap { position[$0] }
+                for dependency in dependencies[index] { dependents[dependency].append(index) }
+            }
         }
         self.order = order
         self.dependencies = dependencies
