@@ -95,7 +95,7 @@ struct Jammed: Error, CustomStringConvertible {
         })
         let error = await #expect(throws: HostError.self) { try await host.run() }
         #expect(error?.code == .moduleFailed && error?.module == "Ticker" && error?.phase == .run)
-        #expect(error?.description == "SectionRegistry: module 'Ticker' failed in run: jammed (stopped again: Ticker, Store)")
+        #expect(error?.description == "SectionRegistry: module 'Ticker' failed in run: jammed (stopped: Ticker, Store)")
         #expect(journal.modules("stop") == ["Ticker", "Store"])
         guard case .stopped(let failures) = host.status else {
             Issue.record("status \(host.status)")

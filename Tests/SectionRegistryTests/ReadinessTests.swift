@@ -26,7 +26,7 @@ import Testing
         await host.terminate()
         #expect(await seen.value == [
             "idle", "launching", "running", "stopping",
-            "stopped, with failures: B stop: failed after \(await host.timings.hooks.last { $0.module == "B" }!.duration): B was told to fail in stop",
+            "stopped, with failures: B stop: failed after \(await host.timings.hooks.last { $0.module == "B" }!.duration.milliseconds) ms: B was told to fail in stop",
         ])
         var late: [String] = []
         for await status in host.statusUpdates { late.append(status.description) }

@@ -31,7 +31,7 @@ import Glibc
         let text = worker.text
         #expect(text.contains("SectionRegistry: module 'Ticker' failed in run, stopping every module: failed after"))
         #expect(text.contains("Store: stopped"), "the others were stopped gracefully")
-        #expect(worker.text.split(separator: "\n").last == "SectionRegistry: module 'Ticker' failed in run: the ticker jammed (stopped again: Ticker, Store)")
+        #expect(worker.text.split(separator: "\n").last == "SectionRegistry: module 'Ticker' failed in run: the ticker jammed (stopped: Ticker, Store)")
     }
 
     @Test func sigtermWhileAStartAwaitsEndsTheProcessWithinASecond() async throws {

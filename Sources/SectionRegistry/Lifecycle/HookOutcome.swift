@@ -48,12 +48,13 @@ public struct HookOutcome: Sendable, CustomStringConvertible {
 
     /// How it ended, in words.
     var resultDetail: String {
+        let took = "\(duration.milliseconds) ms"
         switch result {
-        case .completed: "completed in \(duration)"
-        case .failed(let error): "failed after \(duration): \(embedded(error))"
-        case .timedOut: "did not finish within its time limit (\(duration)): cancelled and left behind"
-        case .cutOff: "cut off after \(duration): cancelled and left behind"
-        case .skipped: "skipped: never called"
+        case .completed: return "completed in \(took)"
+        case .failed(let error): return "failed after \(took): \(embedded(error))"
+        case .timedOut: return "did not finish within its time limit (\(took)): cancelled and left behind"
+        case .cutOff: return "cut off after \(took): cancelled and left behind"
+        case .skipped: return "skipped: never called"
         }
     }
 }

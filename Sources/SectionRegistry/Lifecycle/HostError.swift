@@ -153,7 +153,9 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
             return underlying.map(embedded) ?? "the modules cannot be ordered"
         case .moduleFailed:
             let cause = underlying.map(embedded) ?? "unknown error"
-            return "module '\(name)' failed in \(phase.map { "\($0)" } ?? "a hook"): \(cause) (\(stoppedAgain))"
+            // A run fails once every module started: the host stopped them all.
+            let stopped = phase == .run ? "stopped: \(rollback.map(\.module).joined(separator: ", "))" : stoppedAgain
+            return "module '\(name)' failed in \(phase.map { "\($0)" } ?? "a hook"): \(cause) (\(stopped))"
         case .cancelled:
             return "launch cancelled (\(stoppedAgain))"
         case .timeLimitExceeded:
