@@ -2,19 +2,6 @@ import Testing
 @testable import ModuleRecords
 @testable import SectionRegistry
 
-/// A seeded generator (SplitMix64): each seed replays the same choices.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Launch, loads, removes, reloads, gathers and terminate issued from
 /// several tasks at once, with random hook delays and failures; after each
 /// run the engine's invariants must hold, whatever the interleaving was.
@@ -34,7 +21,7 @@ struct SeededRandom: RandomNumberGenerator {
         var delays: [String: Int] = [:]
 
         init(seed: UInt64) {
-            var random = SeededRandom(state: seed)
+            var random = SeededRandom(seed: seed)
             var names: [String] = []
             for index in 0..<6 {
                 let name = "P\(index)"
@@ -98,7 +85,7 @@ struct SeededRandom: RandomNumberGenerator {
         let journal = Journal()
         let host = ModuleHost(registry: try declare(scenario.descriptors(scenario.program, journal: journal)),
                               configuration: testConfiguration())
-        var random = SeededRandom(state: seed &* 7919)
+        var random = SeededRandom(seed: seed &* 7919)
         let removals = (0..<3).map { _ in scenario.program.randomElement(using: &random)!.name }
         let pauses = (0..<8).map { _ in Int.random(in: 0..<4, using: &random) }
 

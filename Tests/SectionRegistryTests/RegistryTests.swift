@@ -28,7 +28,7 @@ import Testing
     /// gives by level, priority (higher first) and name bytes, and every
     /// name is found.
     @Test func manyModulesAreOrderedAndFoundLikeASortedList() throws {
-        var generator = SplitMix(seed: 42)
+        var generator = SeededRandom(seed: 42)
         let modules = (0..<600).map { index in
             ModuleDescriptor(
                 name: (index % 3 == 0 ? "SharedLongPrefix" : "M") + String(generator.next() % 100_000) + "_\(index)",
@@ -45,19 +45,6 @@ import Testing
         #expect(registry.modules.map(\.name) == expected.map(\.name))
         #expect(modules.allSatisfy { registry[$0.name]?.name == $0.name })
         #expect(registry["SharedLongPrefix"] == nil)
-    }
-
-    /// A small deterministic generator, so that a failure reproduces.
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 
     @Test func lookupByName() throws {
