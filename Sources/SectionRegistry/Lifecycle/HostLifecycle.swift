@@ -21,20 +21,6 @@ enum HostLifecycle: Sendable {
         }
     }
 
-    /// Whether the host has a roster: it is launching (with its plan made)
-    /// or running, not stopping.
-    var hasRoster: Bool {
-        switch self {
-        case .launching(.some), .running: true
-        case .idle, .launching(nil), .stopping, .stopped, .launchFailed: false
-        }
-    }
-
-    /// Whether the module at `position` of the roster runs.
-    func runs(_ position: Int) -> Bool {
-        roster?.isRunning(position) ?? false
-    }
-
     var isRunning: Bool {
         if case .running = self { true } else { false }
     }

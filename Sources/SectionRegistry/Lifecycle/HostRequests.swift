@@ -89,11 +89,6 @@ final class HostRequests: Sendable {
         state.withLock { $0.stopRequested }
     }
 
-    /// Whether the remaining stop hooks are to be skipped.
-    var isCutShort: Bool {
-        state.withLock { $0.cutShort }
-    }
-
     /// Makes `phase` the current request's phase, interrupting or cutting
     /// it short at once if that was asked for already.
     func enter(_ phase: PhaseRun) {

@@ -89,7 +89,8 @@ extension ModuleHost {
                     }
                 case SIGHUP where !requests.stopRequested:
                     shared.log(.info, "SectionRegistry: \(name), reloading")
-                    submit(requests.makeID(), .reload) { host in _ = await host.reloadNow(request: -1) }
+                    let id = requests.makeID()
+                    submit(id, .reload) { host in _ = await host.reloadNow(request: id) }
                 case SIGUSR1 where !requests.stopRequested, SIGUSR2 where !requests.stopRequested:
                     guard let event = configuration.userSignalEvents[signal == SIGUSR1 ? .usr1 : .usr2] else { continue }
                     shared.log(.info, "SectionRegistry: \(name), broadcasting \(type(of: event))")
