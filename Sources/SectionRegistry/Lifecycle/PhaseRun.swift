@@ -171,6 +171,14 @@ final class PhaseRun: Sendable {
             guard let deadline = state.withLock({ $0.deadline(limit: limit, grace: grace) }) else { return }
             do {
                 try await Task.sleep(until: deadline, clock: .continuous)
+                // Woken long after the deadline: the process was starved
+                // (every thread busy), so the hook may have finished and
+                // just not been resumed yet. Look again once the threads
+                // have run what was waiting: a hook is over its limit only
+                // if it is still running then.
+                if ContinuousClock.now - deadline > Self.lateWake {
+                    try await Task.sleep(for: Self.lateWake)
+                }
             } catch {
                 return  // the phase went on
             }
@@ -184,6 +192,10 @@ final class PhaseRun: Sendable {
             }
         }
     }
+
+    /// How late the watchdog may wake before it suspects the process was
+    /// starved rather than the hook slow.
+    private static let lateWake = Duration.milliseconds(250)
 
     // MARK: The runner
 
