@@ -44,6 +44,11 @@ import Glibc
         #expect(signalled.duration(to: clock.now) < .seconds(2), "within a second on an idle machine; 2 s leaves room for a loaded one: \(worker.text)")
         #expect(status == 0, "a cancelled launch that stopped what started is a clean exit: \(worker.text)")
         #expect(!worker.text.contains("Ticker"), "no hook after the signal")
+        let lines = worker.text.split(separator: "\n")
+        let signalLine = lines.firstIndex { $0.contains("SIGTERM, stopping modules in reverse start order") }
+        let cancelledLine = lines.firstIndex { $0.contains("Store start cancelled") }
+        #expect(signalLine != nil && cancelledLine != nil && signalLine! < cancelledLine!, "the signal is logged before what it caused: \(lines)")
+        #expect(lines.contains { $0.hasSuffix("launch cancelled; no module had started") })
     }
 
     @Test func aStopOverItsLimitIsNamedInTheLastLineAndTheStatusIs3() async throws {

@@ -105,16 +105,19 @@ final class HostRequests: Sendable {
     }
 
     /// Asks the host to stop: the launch, load or reload under way is
-    /// interrupted, and none begins after.
+    /// interrupted, and none begins after. `announce` is called first, if
+    /// this is the first stop asked for, so that what it logs comes before
+    /// what the interruption logs.
     ///
     /// - Returns: whether this is the first stop asked for.
     @discardableResult
-    func requestStop() -> Bool {
+    func requestStop(announce: () -> Void = {}) -> Bool {
         let (first, phase) = state.withLock { state -> (Bool, PhaseRun?) in
             defer { state.stopRequested = true }
             let interrupts = (state.current.map { $0.kind.bringsUp } ?? false) && state.phase?.phase != .stop
             return (!state.stopRequested, interrupts ? state.phase : nil)
         }
+        if first { announce() }
         phase?.interrupt()
         return first
     }

@@ -334,7 +334,8 @@ public actor ModuleHost {
         let rollback = await stop(started.reversed())
         switch interruption {
         case .cancelled:
-            shared.log(.info, "SectionRegistry: launch cancelled; stopped again: \(rollback.map(\.module).joined(separator: ", "))")
+            let stopped = rollback.isEmpty ? "no module had started" : "stopped again: \(rollback.map(\.module).joined(separator: ", "))"
+            shared.log(.info, "SectionRegistry: launch cancelled; \(stopped)")
             return .cancelled(rollback: rollback)
         case .failed(let module, let phase, let cause):
             return .moduleFailed(module, in: phase, error: cause, rollback: rollback)

@@ -109,8 +109,9 @@ extension ModuleHost {
     /// - Returns: whether this was the first stop asked for.
     @discardableResult
     nonisolated func stop(because reason: String) -> Bool {
-        guard requests.requestStop() else { return false }
-        shared.log(.info, "SectionRegistry: \(reason), stopping modules in reverse start order")
+        guard requests.requestStop(announce: {
+            shared.log(.info, "SectionRegistry: \(reason), stopping modules in reverse start order")
+        }) else { return false }
         submit(requests.makeID(), .terminate) { host in _ = await host.terminateNow() }
         return true
     }
