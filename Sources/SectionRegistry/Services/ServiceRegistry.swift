@@ -38,8 +38,10 @@ final class ServiceRegistry: Sendable {
     /// would deadlock two tasks that resolve the two ends of a cycle at once
     /// (each holding one and waiting for the other), where one chain finds
     /// the cycle in ``creating`` and throws. `make` is synchronous, so the
-    /// lock is never held across a suspension.
-    private let creation = Locked<Void>(())
+    /// lock is never held across a suspension. Its value counts the chains
+    /// run: a `Locked<Void>` made ThreadSanitizer report the zero-size
+    /// value's access as a race, where a real value under the lock is not.
+    private let creation = Locked(0)
     /// Whether the current task holds ``creation``.
     @TaskLocal private static var createsShared = false
 
@@ -82,8 +84,9 @@ final class ServiceRegistry: Sendable {
             } else if Self.createsShared {
                 instance = try Self.createShared(entry, with: create)
             } else {
-                instance = try creation.withLock { _ in
-                    Self.$createsShared.withValue(true) {
+                instance = try creation.withLock { chains in
+                    chains += 1
+                    return Self.$createsShared.withValue(true) {
                         Result { () throws(ServiceError) in try Self.createShared(entry, with: create) }
                     }
                 }.get()
