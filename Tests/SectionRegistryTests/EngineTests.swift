@@ -312,6 +312,10 @@ struct Jammed: Error, CustomStringConvertible {
         }
         #expect(done.wait(timeout: .now() + 10) == .success, "deadlocked")
         #expect(errors.withLock { $0 } == [.cycle, .cycle])
+        // The makes capture the registry: forget them, as a host does when
+        // their modules stop, so that nothing is left holding it.
+        services.removeServices(of: "A")
+        services.removeServices(of: "B")
     }
 }
 
