@@ -10,16 +10,17 @@ import Testing
     let journal = Journal()
 
     /// Brings `modules` up alongside the running ones, as `load(plugin:)`
-    /// does once the library is open, and throws as a launch does.
+    /// does once the library is open: a failure is the launch's
+    /// ``HostError``, naming the plugin.
     ///
     /// - Returns: the names of the modules started, in start order.
     @discardableResult
-    func load(_ modules: [ModuleDescriptor], into host: ModuleHost) async throws -> [String] {
+    func load(_ modules: [ModuleDescriptor], into host: ModuleHost) async throws(HostError) -> [String] {
         do {
             return try await host.load(modules, from: "test plugin")
         } catch {
-            guard error.code == .launchFailed, let launchError = error.underlying else { throw error }
-            throw launchError
+            #expect(error.plugin == "test plugin", "\(error)")
+            throw error
         }
     }
 

@@ -60,10 +60,9 @@ say("Running: \(await host.runningModules.joined(separator: ", "))")
 
 say("Requests, first handler wins:")
 for path in ["/billing/42", "/search?q=swift", "/accounts/ada", "/nowhere"] {
-    switch await host.firstHandler(for: OpenPath(path)) {
-    case .handled(let module, let reply, _):
+    if let (module, reply) = await host.firstHandler(for: OpenPath(path)).firstReply {
         say("    \(path) -> \(module): \(reply)")
-    case .unhandled:
+    } else {
         say("    \(path) -> no module handled it")
     }
 }
@@ -74,8 +73,8 @@ for (_, line) in await host.broadcast(DailyReport(day: "2026-11-21")).replies {
 }
 
 say("HealthCheck, gathered with a 200 ms limit:")
-for answer in await host.gather(HealthCheck()).answers {
-    say("    \(answer.module): \(answer.outcome.reply.map { $0 ? "healthy" : "unhealthy" } ?? "\(answer.outcome)")")
+for (module, outcome) in await host.gather(HealthCheck()).answers {
+    say("    \(module): \(outcome.reply.map { $0 ? "healthy" : "unhealthy" } ?? "\(outcome)")")
 }
 
 say("Stopping in reverse start order:")

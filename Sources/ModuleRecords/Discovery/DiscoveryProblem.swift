@@ -1,5 +1,5 @@
 /// One reason discovery cannot produce a registry, specific enough to act on.
-public enum DiscoveryProblem: Sendable, Hashable, CustomStringConvertible {
+package enum DiscoveryProblem: Sendable, Hashable, CustomStringConvertible {
     /// The section is not a whole number of records: records of another
     /// size or alignment were linked in.
     case sectionNotWholeRecords(byteCount: Int)

@@ -100,7 +100,7 @@ public struct ModuleDescriptor: Sendable, CustomStringConvertible {
 
     /// Where its record is and which file declared it; `nil` for a module
     /// declared in Swift.
-    public var location: RecordLocation? {
+    package var location: RecordLocation? {
         switch source {
         case .linked(let record): record.location
         case .declared(let module): module.declaration.location

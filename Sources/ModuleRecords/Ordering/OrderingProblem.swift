@@ -1,6 +1,6 @@
 /// Why the enabled modules cannot be put in a start order. Nothing starts
 /// while there is one.
-public enum OrderingProblem: Sendable, Hashable, CustomStringConvertible {
+package enum OrderingProblem: Sendable, Hashable, CustomStringConvertible {
     /// `module` comes after `dependency`, which no record declares;
     /// `closest` is the linked name it most likely misspells, if any.
     case missingDependency(module: String, dependency: String, closest: String? = nil)

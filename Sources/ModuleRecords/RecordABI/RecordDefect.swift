@@ -1,7 +1,7 @@
 import CSectionRegistry
 
 /// Something wrong with one module record, said so that the fix is clear.
-public enum RecordDefect: Sendable, Hashable, CustomStringConvertible {
+package enum RecordDefect: Sendable, Hashable, CustomStringConvertible {
     /// The record's ABI version is not the one this reader implements.
     case unsupportedVersion(UInt16)
     /// The record's size field is not the size of a version-2 record.

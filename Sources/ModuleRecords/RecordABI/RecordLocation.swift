@@ -1,5 +1,5 @@
 /// Where a record sits in its section, to name it in diagnostics.
-public struct RecordLocation: Sendable, Hashable, CustomStringConvertible {
+package struct RecordLocation: Sendable, Hashable, CustomStringConvertible {
     /// The record's slot in the section, counting from 0 (the anchor and
     /// skipped records take slots too). Not an order: linkers place records
     /// as they please.

@@ -6,8 +6,8 @@ import Glibc
 /// than the process's and root could have changed the code in it. Shared by
 /// `ModuleHost.load(plugin:)` and `section-registry check --host`; an
 /// `Error` only so that resolving a path can throw it: `load(plugin:)`
-/// throws ``PluginError``, which carries these.
-public enum PluginFileProblem: Error, Sendable, Hashable, CustomStringConvertible {
+/// throws `HostError`, which carries these.
+package enum PluginFileProblem: Error, Sendable, Hashable, CustomStringConvertible {
     /// The path, made absolute, names no file that can be examined, for
     /// `reason` (as the system says).
     case unreadable(String, reason: String)

@@ -52,31 +52,29 @@ public struct ModuleContext: Sendable {
         try host.services.resolve(type, for: moduleName)
     }
 
-    /// Handles `Event`, answering with a reply or `nil` to leave it to the
-    /// modules after this one.
-    public func on<Event: ModuleEvent>(_ type: Event.Type, reply handler: @escaping @Sendable (Event) async throws -> Event.Reply?) {
-        add(.direct(handler))
-    }
-
-    /// Handles `Event` without suspending, answering with a reply or `nil`
-    /// to leave it to the modules after this one. A closure that does not
-    /// `await` is taken as this one: a dispatch calls it as a plain function.
-    public func on<Event: ModuleEvent>(_ type: Event.Type, reply handler: @escaping @Sendable (Event) throws -> Event.Reply?) {
+    /// Handles `Event`: `handler` returns the reply, or `nil` to leave the
+    /// event to the modules after this one.
+    ///
+    /// For an event without a reply (`Reply == Void`) a handler that returns
+    /// nothing handles it:
+    ///
+    /// ```swift
+    /// context.on(CacheFlush.self) { _ in await cache.flush() }      // handled
+    /// context.on(PriceQuery.self) { query in prices[query.sku] }    // a reply, or nil
+    /// ```
+    ///
+    /// A closure that does not `await` is taken as a synchronous handler: a
+    /// dispatch calls it as a plain function, with no async frame and no hop
+    /// to an executor.
+    public func on<Event: ModuleEvent>(_ type: Event.Type, handler: @escaping @Sendable (Event) throws -> Event.Reply?) {
         add(.replyingNow(handler))
     }
 
-    /// Handles `Event`, which has no reply: the module always handles it.
-    public func on<Event: ModuleEvent>(_ type: Event.Type, perform handler: @escaping @Sendable (Event) async throws -> Void)
-    where Event.Reply == Void {
-        add(.performing(handler, handled: .handled(())))
-    }
-
-    /// Handles `Event`, which has no reply, without suspending: the module
-    /// always handles it. A closure that does not `await` is taken as this
-    /// one: a dispatch calls it as a plain function.
-    public func on<Event: ModuleEvent>(_ type: Event.Type, perform handler: @escaping @Sendable (Event) throws -> Void)
-    where Event.Reply == Void {
-        add(.performingNow(handler, reply: ()))
+    /// Handles `Event` with a handler that may suspend: it returns the reply,
+    /// or `nil` to leave the event to the modules after this one. See
+    /// ``on(_:handler:)-(_,(Event)->Event.Reply?)``.
+    public func on<Event: ModuleEvent>(_ type: Event.Type, handler: @escaping @Sendable (Event) async throws -> Event.Reply?) {
+        add(.direct(handler))
     }
 
     /// Handles `Event` with an answer given later through `responder`, from

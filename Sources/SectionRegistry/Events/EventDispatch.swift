@@ -16,13 +16,16 @@ extension ModuleHost {
     }
 
     /// Offers `event` to the modules that handle it, in start order, until
-    /// one handles it: the open-URL case. Says which module handled it, or
-    /// that none did.
+    /// one handles it: the open-URL case. The report's
+    /// ``DispatchReport/firstReply`` says which module handled it, or is
+    /// `nil` when none did.
+    ///
+    /// ```swift
+    /// if let (module, reply) = await host.firstHandler(for: OpenPath(path)).firstReply { ... }
+    /// ```
     @inlinable
-    public nonisolated func firstHandler<Event: ModuleEvent>(for event: Event) async -> FirstHandlerResult<Event.Reply> {
-        let report = await askInTurn(event) { if case .handled = $0 { true } else { false } }
-        guard case .handled(let reply) = report.asked.last else { return .unhandled(report: report) }
-        return .handled(by: report.modules[report.asked.count - 1], reply: reply, report: report)
+    public nonisolated func firstHandler<Event: ModuleEvent>(for event: Event) async -> DispatchReport<Event.Reply> {
+        await askInTurn(event) { if case .handled = $0 { true } else { false } }
     }
 
     /// Asks the modules one after the other until `stopsAfter` says so: the
@@ -99,10 +102,7 @@ extension DispatchReport {
                 switch handlers[index].body {
                 case .replyingNow(let handle):
                     append(reply: try handle(event))
-                case .performingNow(let handle, let reply):
-                    try handle(event)
-                    append(reply: reply)
-                case .direct, .performing, .deferred:
+                case .direct, .deferred:
                     return (index, false)
                 }
             } catch {

@@ -7,14 +7,8 @@ struct EventHandler<Event: ModuleEvent>: Sendable {
         /// dispatch calls it as a plain function, with no async frame and no
         /// hop to an executor.
         case replyingNow(@Sendable (Event) throws -> Event.Reply?)
-        /// Always handles an event without a reply, without suspending;
-        /// `reply` is `()`, made where the compiler knows `Reply` is `Void`.
-        case performingNow(@Sendable (Event) throws -> Void, reply: Event.Reply)
         /// Returns the reply, or `nil` to decline.
         case direct(@Sendable (Event) async throws -> Event.Reply?)
-        /// Always handles an event without a reply; `handled` is
-        /// `.handled(())`, made where the compiler knows `Reply` is `Void`.
-        case performing(@Sendable (Event) async throws -> Void, handled: EventOutcome<Event.Reply>)
         /// Answers through the responder, now or later.
         case deferred(@Sendable (Event, EventResponder<Event.Reply>) async throws -> Void)
     }
@@ -56,14 +50,8 @@ extension EventHandler {
             switch body {
             case .replyingNow(let handle):
                 return (try handle(event).map { .handled($0) } ?? .declined, nil)
-            case .performingNow(let handle, let reply):
-                try handle(event)
-                return (.handled(reply), nil)
             case .direct(let handle):
                 return (try await handle(event).map { .handled($0) } ?? .declined, nil)
-            case .performing(let handle, let handled):
-                try await handle(event)
-                return (handled, nil)
             case .deferred:
                 return await answerInTask(event, timeLimit: timeLimit)
             }
@@ -81,14 +69,8 @@ extension EventHandler {
                 switch body {
                 case .replyingNow(let handle):
                     if let reply = try handle(event) { responder.respond(reply) } else { responder.decline() }
-                case .performingNow(let handle, let reply):
-                    try handle(event)
-                    responder.respond(reply)
                 case .direct(let handle):
                     if let reply = try await handle(event) { responder.respond(reply) } else { responder.decline() }
-                case .performing(let handle, let handled):
-                    try await handle(event)
-                    settlement.fulfil(handled)
                 case .deferred(let handle):
                     try await handle(event, responder)
                 }

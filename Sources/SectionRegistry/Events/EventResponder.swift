@@ -2,7 +2,7 @@
 /// bridge callbacks and cannot simply return the answer.
 ///
 /// The first call counts; every later one is ignored and reported in
-/// ``ModuleAnswer/ignoredAnswers``. A module that never answers is reported
+/// ``DispatchReport/ignoredAnswers(of:)``. A module that never answers is reported
 /// as ``EventOutcome/timedOut`` when the time limit is up.
 public struct EventResponder<Reply: Sendable>: Sendable {
     let answer: OneShot<EventOutcome<Reply>>

@@ -1,64 +1,94 @@
 import CSectionRegistry
 
-/// The host could not launch, make, run or remove a module. A failed launch
-/// stopped every module that had started again, in reverse order, before
-/// this was thrown; a failed removal left the module running.
+/// The host could not launch, make, run or remove a module, or load or
+/// unload a plugin. A failed launch or load stopped every module of it that
+/// had started again, in reverse order, before this was thrown, and a failed
+/// load closed the library; a failed removal or unload left the modules
+/// running.
 ///
-/// Match on ``code``; the properties hold what each code carries, `nil` or
-/// empty otherwise.
+/// Switch on ``code``; the properties hold what each code carries, `nil` or
+/// empty otherwise. ``plugin`` is set for every error of a plugin's load or
+/// unload, whatever its code.
 public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError {
-    /// What went wrong. New codes may be added; switch with a `default`.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Value: Hashable, Sendable {
-            case alreadyLaunched, invalidOrder, moduleFailed, cancelled, timeLimitExceeded
-            case factoryNotAHandle, factoryOtherVersion, factoryOtherCopy
-            case notRunning, hasDependents, signalsInUse
-        }
-
-        private let value: Value
-
+    /// What went wrong.
+    public enum Code: Hashable, Sendable {
         /// The host was launched before.
-        public static let alreadyLaunched = Code(value: .alreadyLaunched)
-        /// The modules cannot be ordered; none was created. ``HostError/underlying``
-        /// is the ``RegistryError`` that lists why.
-        public static let invalidOrder = Code(value: .invalidOrder)
+        case alreadyLaunched
+        /// The modules (of a plugin, with the running ones) cannot be
+        /// ordered; none was created. ``HostError/underlying`` is the
+        /// ``RegistryError`` that lists why.
+        case invalidOrder
         /// ``HostError/module`` failed in ``HostError/phase`` with
         /// ``HostError/underlying``; ``HostError/rollback`` is how the modules
         /// already started were stopped, in that order.
-        public static let moduleFailed = Code(value: .moduleFailed)
-        /// The task that launched was cancelled; ``HostError/rollback`` is
-        /// how the modules already started were stopped, in that order.
-        public static let cancelled = Code(value: .cancelled)
+        case moduleFailed
+        /// The launch or load was cancelled (its task, or a stop of the
+        /// host); ``HostError/rollback`` is how the modules already started
+        /// were stopped, in that order.
+        case cancelled
         /// ``HostError/module`` did not finish ``HostError/phase`` within
         /// ``HostError/limit``; the host went on without it. The
         /// ``HostError/underlying`` cause of a ``moduleFailed``.
-        public static let timeLimitExceeded = Code(value: .timeLimitExceeded)
+        case timeLimitExceeded
         /// The factory of ``HostError/module`` (in ``HostError/image``) does
         /// not return an ``AppModuleHandle``: it left the zeroed memory it
         /// should have returned into without a handle. No module was made.
-        public static let factoryNotAHandle = Code(value: .factoryNotAHandle)
+        case factoryNotAHandle
         /// The factory of ``HostError/module`` returned a handle of record
         /// ABI version ``HostError/recordVersion``. No module was made.
-        public static let factoryOtherVersion = Code(value: .factoryOtherVersion)
+        case factoryOtherVersion
         /// The factory of ``HostError/module`` returned a handle made by
         /// another copy of SectionRegistry, whose module types are not this
         /// copy's. No module was made.
-        public static let factoryOtherCopy = Code(value: .factoryOtherCopy)
+        case factoryOtherCopy
         /// No running module is named ``HostError/module``: it was not removed.
-        public static let notRunning = Code(value: .notRunning)
-        /// ``HostError/dependents``, running, come after ``HostError/module``:
-        /// it was not removed.
-        public static let hasDependents = Code(value: .hasDependents)
+        case notRunning
+        /// ``HostError/dependents``, running, come after ``HostError/module``
+        /// (or the modules of ``HostError/plugin``): nothing was removed or
+        /// unloaded.
+        case hasDependents
         /// Another ``ModuleHost/run()`` in this process serves the signals:
         /// signal dispositions belong to the process, so one `run()` at a
         /// time may serve them. Nothing was launched.
-        public static let signalsInUse = Code(value: .signalsInUse)
-
-        public var description: String { "\(value)" }
+        case signalsInUse
+        /// The host is not running: plugins join a launched host.
+        case notLaunched
+        /// The plugin file could not be found (a relative path is made
+        /// absolute against the working folder, never searched), or `dlopen`
+        /// failed, for ``HostError/reason``.
+        case cannotOpen
+        /// Users other than this process's and root could have changed the
+        /// plugin file, or it is not a regular file: ``HostError/reason``
+        /// says what, of the file or a folder above it. Nothing was loaded.
+        /// See ``HostConfiguration/trustsPluginFiles``.
+        case untrustedFile
+        /// Neither the plugin nor a library it brought in carries the
+        /// SectionRegistry note: it links no registration target.
+        case noSection
+        /// The plugin's modules are registered already: it was loaded with
+        /// the program (``ModuleRegistry/linked()`` holds them) or as a plugin.
+        case alreadyLoaded
+        /// The plugin's sections cannot make a registry (malformed records,
+        /// duplicates inside it, its own copy of SectionRegistry, no
+        /// modules): ``HostError/underlying`` is the ``RegistryError`` that
+        /// lists why.
+        case invalidRegistry
+        /// ``HostError/module`` of the plugin has the name of a module that
+        /// ``HostError/image`` (the program or a plugin) registered already.
+        case duplicateName
+        /// ``HostError/module`` of the plugin comes after
+        /// ``HostError/dependency``, which is registered but not running: it
+        /// was removed, or its plugin unloaded. Nothing was started.
+        case dependencyNotRunning
+        /// No loaded plugin has the path ``HostError/plugin``.
+        case notLoaded
     }
 
     /// What went wrong.
     public let code: Code
+    /// The path of the plugin whose load or unload failed, as passed to
+    /// ``ModuleHost/load(plugin:)`` or ``ModuleHost/unload(plugin:)``.
+    public internal(set) var plugin: String?
     /// The module concerned, if one is.
     public let module: String?
     /// The phase that failed or ran out of time.
@@ -71,64 +101,71 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
     /// The running modules that come after ``module``.
     public let dependents: [String]
     /// The file of the image that holds a failed factory, as the dynamic
-    /// linker names it, or `nil` if none does.
+    /// linker names it, or what registered a name a plugin takes again (the
+    /// program's or a plugin's path).
     public let image: String?
+    /// Why a plugin file could not be opened or is not trusted.
+    public let reason: String?
+    /// The module a module of a plugin comes after, registered but not
+    /// running.
+    public let dependency: String?
+    /// What makes a plugin file untrusted, one by one.
+    package let fileProblems: [PluginFileProblem]
     /// The record ABI version of the handle a factory returned.
     public let recordVersion: Int?
     /// The time limit that was up.
     public let limit: Duration?
 
     private init(
-        _ code: Code, module: String? = nil, phase: LifecyclePhase? = nil, underlying: (any Error)? = nil,
-        rollback: [HookOutcome] = [], dependents: [String] = [], image: String? = nil, recordVersion: Int? = nil,
-        limit: Duration? = nil
+        _ code: Code, plugin: String? = nil, module: String? = nil, phase: LifecyclePhase? = nil,
+        underlying: (any Error)? = nil, rollback: [HookOutcome] = [], dependents: [String] = [], image: String? = nil,
+        reason: String? = nil, dependency: String? = nil, fileProblems: [PluginFileProblem] = [],
+        recordVersion: Int? = nil, limit: Duration? = nil
     ) {
         self.code = code
+        self.plugin = plugin
         self.module = module
         self.phase = phase
         self.underlying = underlying
         self.rollback = rollback
         self.dependents = dependents
         self.image = image
+        self.reason = reason
+        self.dependency = dependency
+        self.fileProblems = fileProblems
         self.recordVersion = recordVersion
         self.limit = limit
     }
 
-    /// The host was launched before.
-    public static let alreadyLaunched = HostError(.alreadyLaunched)
+    // The host's own errors.
 
-    /// The modules cannot be ordered, as `error` says.
-    public static func invalidOrder(_ error: RegistryError) -> HostError {
+    package static let alreadyLaunched = HostError(.alreadyLaunched)
+
+    package static func invalidOrder(_ error: RegistryError) -> HostError {
         HostError(.invalidOrder, underlying: error)
     }
 
-    /// `module` failed in `phase` with `error`; `rollback` stopped the others.
-    public static func moduleFailed(
+    package static func moduleFailed(
         _ module: String, in phase: LifecyclePhase, error: any Error, rollback: [HookOutcome]
     ) -> HostError {
         HostError(.moduleFailed, module: module, phase: phase, underlying: error, rollback: rollback)
     }
 
-    /// The launching task was cancelled; `rollback` stopped the others.
-    public static func cancelled(rollback: [HookOutcome]) -> HostError {
+    package static func cancelled(rollback: [HookOutcome]) -> HostError {
         HostError(.cancelled, rollback: rollback)
     }
 
-    /// `module` did not finish `phase` within `limit`.
-    public static func timeLimitExceeded(_ module: String, in phase: LifecyclePhase, limit: Duration) -> HostError {
+    package static func timeLimitExceeded(_ module: String, in phase: LifecyclePhase, limit: Duration) -> HostError {
         HostError(.timeLimitExceeded, module: module, phase: phase, limit: limit)
     }
 
-    /// Another `run()` serves the process's signals.
     static let signalsInUse = HostError(.signalsInUse)
 
-    /// No running module is named `module`.
-    public static func notRunning(_ module: String) -> HostError {
+    package static func notRunning(_ module: String) -> HostError {
         HostError(.notRunning, module: module)
     }
 
-    /// Running `dependents` come after `module`.
-    public static func hasDependents(_ module: String, dependents: [String]) -> HostError {
+    package static func hasDependents(_ module: String, dependents: [String]) -> HostError {
         HostError(.hasDependents, module: module, dependents: dependents)
     }
 
@@ -144,13 +181,84 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
         return HostError(code, module: module, image: file.map { String(cString: $0) }, recordVersion: recordVersion)
     }
 
+    // A plugin's errors: each names the plugin.
+
+    static func notLaunched(plugin path: String) -> HostError { HostError(.notLaunched, plugin: path) }
+
+    static func cannotOpen(plugin path: String, reason: String) -> HostError {
+        HostError(.cannotOpen, plugin: path, reason: reason)
+    }
+
+    static func untrustedFile(plugin path: String, _ problems: [PluginFileProblem]) -> HostError {
+        HostError(.untrustedFile, plugin: path, reason: problems.map(\.description).joined(separator: "; "), fileProblems: problems)
+    }
+
+    static func noSection(plugin path: String) -> HostError { HostError(.noSection, plugin: path) }
+
+    static func alreadyLoaded(plugin path: String) -> HostError { HostError(.alreadyLoaded, plugin: path) }
+
+    static func invalidRegistry(plugin path: String, _ error: RegistryError) -> HostError {
+        HostError(.invalidRegistry, plugin: path, underlying: error)
+    }
+
+    static func duplicateName(_ module: String, plugin path: String, registeredBy: String) -> HostError {
+        HostError(.duplicateName, plugin: path, module: module, image: registeredBy)
+    }
+
+    static func dependencyNotRunning(_ module: String, plugin path: String, dependency: String) -> HostError {
+        HostError(.dependencyNotRunning, plugin: path, module: module, dependency: dependency)
+    }
+
+    static func hasDependents(plugin path: String, dependents: [String]) -> HostError {
+        HostError(.hasDependents, plugin: path, dependents: dependents)
+    }
+
+    static func notLoaded(plugin path: String) -> HostError { HostError(.notLoaded, plugin: path) }
+
+    /// This error as one of the load or unload of the plugin at `path`.
+    func of(plugin path: String) -> HostError {
+        var error = self
+        error.plugin = path
+        return error
+    }
+
     package var message: String {
+        guard let plugin else { return hostMessage }
+        switch code {
+        case .cannotOpen:
+            return "cannot load plugin \(plugin): \(reason ?? "unknown error")"
+        case .untrustedFile:
+            return "refusing to load plugin \(plugin): \(reason ?? "")"
+        case .noSection:
+            return "plugin \(plugin) registers no modules: it has no app_modules section; "
+                + "link a target with an APP_MODULE line (depending on CSectionRegistry) into the library"
+        case .alreadyLoaded:
+            return "plugin \(plugin) is loaded already and its modules are registered: "
+                + "a library linked with the program, preloaded or mapped before ModuleRegistry.linked() is in linked() already"
+        case .duplicateName:
+            return "plugin \(plugin) registers module '\(module ?? "")', which \(image ?? "another image") registers already: rename one of them"
+        case .notLaunched:
+            return "cannot load plugin \(plugin): plugins are loaded into a running host: launch it first"
+        case .notLoaded:
+            return "cannot unload \(plugin): no plugin of that path is loaded"
+        case .hasDependents:
+            return "cannot unload \(plugin): \(dependents.joined(separator: ", ")) come after its modules; unload them first"
+        case .dependencyNotRunning:
+            return "plugin \(plugin): module '\(module ?? "")' comes after '\(dependency ?? "")', which is not running "
+                + "(it was removed, or its plugin unloaded); nothing was started: load '\(dependency ?? "")' again first"
+        case .moduleFailed, .cancelled:
+            return "plugin \(plugin) failed to launch: \(hostMessage)"
+        default:
+            // invalidRegistry, invalidOrder: the registry error says what and how.
+            return "plugin \(plugin): \(underlying.map(embedded) ?? "\(code)")"
+        }
+    }
+
+    private var hostMessage: String {
         let name = module ?? ""
         switch code {
         case .alreadyLaunched:
             return "this host was launched before; make a new ModuleHost"
-        case .invalidOrder:
-            return underlying.map(embedded) ?? "the modules cannot be ordered"
         case .moduleFailed:
             let cause = underlying.map(embedded) ?? "unknown error"
             // A run fails once every module started: the host stopped them all.
@@ -168,13 +276,14 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
         case .signalsInUse:
             return "another ModuleHost.run() in this process serves SIGTERM, SIGINT, SIGHUP, SIGUSR1 and SIGUSR2: "
                 + "set HostConfiguration.servesSignals to false for every host but one, and stop the others by cancelling the tasks that run them"
-        default:
-            // The three factory codes.
+        case .factoryNotAHandle, .factoryOtherVersion, .factoryOtherCopy:
             return factoryMessage
+        default:
+            // invalidOrder, and the plugin codes, which always carry a plugin.
+            return underlying.map(embedded) ?? "\(code)"
         }
     }
 
-    /// What a module's factory did wrong, and how to define it.
     private var factoryMessage: String {
         let factory = "app_module_\(module ?? "")"
         let place = image.map { " (in \($0))" } ?? ""

@@ -16,9 +16,7 @@ extension ModuleHost {
     /// closed: nothing of it keeps running. The same if ``terminate()``
     /// is called during the load, or the calling task is cancelled: the
     /// running hook is cancelled, no further one is called, the load fails
-    /// with ``PluginError/Code/launchFailed``, whose
-    /// ``PluginError/underlying`` is a ``HostError`` of code
-    /// ``HostError/Code/cancelled``, and then ``terminate()`` stops the
+    /// with ``HostError/Code/cancelled``, and then ``terminate()`` stops the
     /// rest: every module is stopped once, in reverse start order.
     ///
     /// A load takes its turn (see ``ModuleHost``): two loads never
@@ -29,29 +27,32 @@ extension ModuleHost {
     /// working directory (never searched for), and a file that is not a
     /// regular file, that a user other than this process's or root owns, or
     /// that such a user may write (the file, or a folder above it) is
-    /// refused with ``PluginError/Code/untrustedFile`` before `dlopen`.
+    /// refused with ``HostError/Code/untrustedFile`` before `dlopen`.
     /// ``HostConfiguration/trustsPluginFiles`` relaxes the ownership and
     /// write checks for development.
     ///
     /// A library loaded with the program is registered by
     /// ``ModuleRegistry/linked()`` already; loading it again is refused
-    /// (``PluginError/Code/alreadyLoaded``).
+    /// (``HostError/Code/alreadyLoaded``).
     ///
     /// The library must reach the same SectionRegistry as the program: both
     /// link the `SectionRegistryDynamic` product. A library with its own copy
-    /// is refused (``PluginError/Code/ownRegistryCopy``).
+    /// is refused (``HostError/Code/invalidRegistry``).
+    ///
+    /// - Throws: ``HostError`` with ``HostError/plugin`` set to `path`: a
+    ///   plugin code, or the code of the module that failed to launch.
     ///
     /// - Returns: the names of the modules started, in start order.
     @discardableResult
-    public func load(plugin path: String) async throws(PluginError) -> [String] {
+    public func load(plugin path: String) async throws(HostError) -> [String] {
         try await perform(.load) { host, id in await host.loadNow(plugin: path, request: id) }.get()
     }
 
-    private func loadNow(plugin path: String, request id: Int) async -> Result<[String], PluginError> {
-        guard lifecycle.isRunning, !requests.isInterrupted(id, .load) else { return .failure(.hostNotRunning) }
-        do throws(PluginError) {
+    private func loadNow(plugin path: String, request id: Int) async -> Result<[String], HostError> {
+        guard lifecycle.isRunning, !requests.isInterrupted(id, .load) else { return .failure(.notLaunched(plugin: path)) }
+        do throws(HostError) {
             let library = try PluginLibrary.open(path, checkingWriters: !configuration.trustsPluginFiles)
-            do throws(PluginError) {
+            do throws(HostError) {
                 let (positions, started) = try await bringUp(try library.registry().modules, from: path, request: id)
                 lifecycle.changeRoster { $0.plugins.append(HostRoster.Plugin(library: library, positions: positions)) }
                 return .success(started)
@@ -69,9 +70,9 @@ extension ModuleHost {
     /// plugin file.
     ///
     /// - Returns: the names of the modules started, in start order.
-    func load(_ modules: [ModuleDescriptor], from path: String) async throws(PluginError) -> [String] {
-        try await perform(.load) { host, id -> Result<[String], PluginError> in
-            do throws(PluginError) {
+    func load(_ modules: [ModuleDescriptor], from path: String) async throws(HostError) -> [String] {
+        try await perform(.load) { host, id -> Result<[String], HostError> in
+            do throws(HostError) {
                 return .success(try await host.bringUp(modules, from: path, request: id).started)
             } catch {
                 return .failure(error)
@@ -88,10 +89,10 @@ extension ModuleHost {
     ///   started, in start order.
     private func bringUp(
         _ modules: [ModuleDescriptor], from path: String, request id: Int
-    ) async throws(PluginError) -> (positions: Range<Int>, started: [String]) {
-        guard let roster = lifecycle.roster, lifecycle.isRunning, !requests.isInterrupted(id, .load) else { throw .hostNotRunning }
+    ) async throws(HostError) -> (positions: Range<Int>, started: [String]) {
+        guard let roster = lifecycle.roster, lifecycle.isRunning, !requests.isInterrupted(id, .load) else { throw .notLaunched(plugin: path) }
         if let (name, owner) = roster.firstRegistered(among: modules) {
-            throw .duplicateName(name, path: path, registeredBy: owner)
+            throw .duplicateName(name, plugin: path, registeredBy: owner)
         }
         let added: (positions: Range<Int>, plan: StartPlan)?
         do throws(RegistryError) {
@@ -99,16 +100,16 @@ extension ModuleHost {
                 (try roster.add(modules, from: path, disabled: configuration.allDisabledModules), roster.plan)
             }
         } catch {
-            throw .invalidOrder(path, error)
+            throw HostError.invalidOrder(error).of(plugin: path)
         }
-        guard let (positions, plan) = added, let roster = lifecycle.roster else { throw .hostNotRunning }
+        guard let (positions, plan) = added, let roster = lifecycle.roster else { throw .notLaunched(plugin: path) }
         // A module before them that no longer runs (removed, or its plugin
         // unloaded) but that one of them comes after: starting it would
         // break the start order.
         for position in 0..<positions.lowerBound where !roster.isRunning(position) {
             if let dependent = plan.dependents[position].first(where: positions.contains) {
                 lifecycle.changeRoster { $0.leaveOut(positions) }
-                throw .dependencyNotRunning(roster.modules[dependent].name, path: path, dependency: roster.modules[position].name)
+                throw .dependencyNotRunning(roster.modules[dependent].name, plugin: path, dependency: roster.modules[position].name)
             }
         }
         let order = plan.order.filter { $0 >= positions.lowerBound }
@@ -116,7 +117,7 @@ extension ModuleHost {
             try await bringUp(order, in: plan.steps(from: positions.lowerBound), request: id, kind: .load)
         } catch {
             lifecycle.changeRoster { $0.leaveOut(positions) }
-            throw .launchFailed(path, error)
+            throw error.of(plugin: path)
         }
         return (positions, order.map { modules[$0 - positions.lowerBound].name })
     }
@@ -130,22 +131,22 @@ extension ModuleHost {
     /// `RTLD_NODELETE`. Loading the same path again creates and launches
     /// new instances of its modules.
     ///
-    /// - Throws: ``PluginError`` of code ``PluginError/Code/notLoaded``, or
-    ///   ``PluginError/Code/hasDependents`` when running modules
+    /// - Throws: ``HostError`` of code ``HostError/Code/notLoaded``, or
+    ///   ``HostError/Code/hasDependents`` when running modules
     ///   of other plugins come after its modules (nothing is stopped).
     @discardableResult
-    public func unload(plugin path: String) async throws(PluginError) -> [HookOutcome] {
+    public func unload(plugin path: String) async throws(HostError) -> [HookOutcome] {
         try await perform(.unload) { host, _ in await host.unloadNow(plugin: path) }.get()
     }
 
-    private func unloadNow(plugin path: String) async -> Result<[HookOutcome], PluginError> {
+    private func unloadNow(plugin path: String) async -> Result<[HookOutcome], HostError> {
         guard lifecycle.isRunning, let roster = lifecycle.roster,
               let index = roster.plugins.firstIndex(where: { $0.library.path == path }) else {
-            return .failure(.notLoaded(path))
+            return .failure(.notLoaded(plugin: path))
         }
         let plugin = roster.plugins[index]
         let dependents = roster.runningDependents(of: plugin.positions)
-        guard dependents.isEmpty else { return .failure(.hasDependents(path, dependents: dependents.map(\.name))) }
+        guard dependents.isEmpty else { return .failure(.hasDependents(plugin: path, dependents: dependents.map(\.name))) }
         let stopping: [HostedModule] = lifecycle.changeRoster { roster in
             roster.plugins.remove(at: index)
             roster.leaveOut(plugin.positions)

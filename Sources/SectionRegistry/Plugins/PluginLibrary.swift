@@ -25,11 +25,11 @@ struct PluginLibrary: @unchecked Sendable {
     /// `RTLD_NODELETE`: the Swift runtime keeps pointers into the metadata of
     /// every image it has seen and cannot forget one, so a library that ran
     /// Swift code must never be unmapped; closing it only drops the handle.
-    static func open(_ path: String, checkingWriters: Bool) throws(PluginError) -> PluginLibrary {
+    static func open(_ path: String, checkingWriters: Bool) throws(HostError) -> PluginLibrary {
         let file = try trustedPath(path, checkingWriters: checkingWriters)
         let before = Set(LoadedImage.all().map(\.sectionIdentity))
         guard let handle = dlopen(file, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
-            throw .cannotOpen(path, reason: lastDynamicLinkerError())
+            throw .cannotOpen(plugin: path, reason: lastDynamicLinkerError())
         }
         // The library itself counts even if it was mapped already (with
         // LD_PRELOAD, or by another dlopen) but not registered.
@@ -38,20 +38,17 @@ struct PluginLibrary: @unchecked Sendable {
         let claimed = brought.filter(RegisteredSections.claim)
         guard !claimed.isEmpty else {
             dlclose(handle)
-            throw brought.isEmpty ? .noSection(path) : .alreadyLoaded(path)
+            throw brought.isEmpty ? .noSection(plugin: path) : .alreadyLoaded(plugin: path)
         }
         return PluginLibrary(path: path, handle: handle, images: claimed)
     }
 
     /// The modules the images declare, checked like the program's.
-    func registry() throws(PluginError) -> ModuleRegistry {
+    func registry() throws(HostError) -> ModuleRegistry {
         do {
             return try ModuleRegistry(images: images)
         } catch {
-            for case .ownRegistryCopy(_, let copyIn) in error.discoveryProblems {
-                throw .ownRegistryCopy(path, copyIn: copyIn)
-            }
-            throw .invalidRegistry(path, error)
+            throw .invalidRegistry(plugin: path, error)
         }
     }
 

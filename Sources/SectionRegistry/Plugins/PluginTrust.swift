@@ -7,18 +7,18 @@ extension PluginLibrary {
     ///   than this process's and root could have changed (see
     ///   ``HostConfiguration/trustsPluginFiles``). A file that is not a
     ///   regular file is refused either way.
-    /// - Throws: ``PluginError`` of code ``PluginError/Code/cannotOpen`` when
-    ///   the path names no file, ``PluginError/Code/untrustedFile`` with
+    /// - Throws: ``HostError`` of code ``HostError/Code/cannotOpen`` when
+    ///   the path names no file, ``HostError/Code/untrustedFile`` with
     ///   every problem found.
-    static func trustedPath(_ path: String, checkingWriters: Bool) throws(PluginError) -> String {
+    static func trustedPath(_ path: String, checkingWriters: Bool) throws(HostError) -> String {
         let file: PluginFile
         do {
             file = try PluginFile(path)
         } catch {
-            throw .cannotOpen(path, reason: error.description)
+            throw .cannotOpen(plugin: path, reason: error.description)
         }
         let problems = file.problems(checkingWriters: checkingWriters)
-        guard problems.isEmpty else { throw .untrustedFile(path, problems) }
+        guard problems.isEmpty else { throw .untrustedFile(plugin: path, problems) }
         return file.resolvedPath
     }
 }

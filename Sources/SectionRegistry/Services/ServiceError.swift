@@ -1,31 +1,23 @@
 /// A service could not be registered or found.
 ///
-/// Match on ``code``; the properties hold what each code carries, `nil` or
+/// Switch on ``code``; the properties hold what each code carries, `nil` or
 /// empty otherwise.
 public struct ServiceError: Error, Sendable, CustomStringConvertible, PrefixedError {
-    /// What went wrong. New codes may be added; switch with a `default`.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Value: Hashable, Sendable {
-            case duplicate, missing, cycle, creationFailed
-        }
-
-        private let value: Value
-
+    /// What went wrong.
+    public enum Code: Hashable, Sendable {
         /// ``ServiceError/module`` registered ``ServiceError/service``,
         /// which ``ServiceError/registeredBy`` had registered already.
-        public static let duplicate = Code(value: .duplicate)
+        case duplicate
         /// ``ServiceError/module`` asked for ``ServiceError/service``, which
         /// no module registered; ``ServiceError/registered`` are those that are.
-        public static let missing = Code(value: .missing)
+        case missing
         /// Creating ``ServiceError/service``, asked for by
         /// ``ServiceError/module``, needed the service itself, through its
         /// own factory or the factories it calls.
-        public static let cycle = Code(value: .cycle)
+        case cycle
         /// The factory of ``ServiceError/service``, registered by
         /// ``ServiceError/module``, threw ``ServiceError/underlying``.
-        public static let creationFailed = Code(value: .creationFailed)
-
-        public var description: String { "\(value)" }
+        case creationFailed
     }
 
     /// What went wrong.
@@ -55,22 +47,22 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible, PrefixedEr
     }
 
     /// `module` registered `service`, which `registeredBy` had registered.
-    public static func duplicate(_ service: String, registeredBy: String, again module: String) -> ServiceError {
+    package static func duplicate(_ service: String, registeredBy: String, again module: String) -> ServiceError {
         ServiceError(.duplicate, service: service, module: module, registeredBy: registeredBy)
     }
 
     /// `module` asked for `service`; only `registered` are registered.
-    public static func missing(_ service: String, requester module: String, registered: [String]) -> ServiceError {
+    package static func missing(_ service: String, requester module: String, registered: [String]) -> ServiceError {
         ServiceError(.missing, service: service, module: module, registered: registered)
     }
 
     /// Creating `service` for `module` needed `service` itself.
-    public static func cycle(_ service: String, requester module: String) -> ServiceError {
+    package static func cycle(_ service: String, requester module: String) -> ServiceError {
         ServiceError(.cycle, service: service, module: module)
     }
 
     /// The factory of `service` in `module` threw `error`.
-    public static func creationFailed(_ service: String, provider module: String, error: any Error) -> ServiceError {
+    package static func creationFailed(_ service: String, provider module: String, error: any Error) -> ServiceError {
         ServiceError(.creationFailed, service: service, module: module, underlying: error)
     }
 
@@ -84,8 +76,7 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible, PrefixedEr
                 + "register it in setUp of a module that '\(module)' comes after"
         case .cycle:
             return "service \(service), asked for by module '\(module)', needs itself to be created: break the cycle between the service factories"
-        default:
-            // .creationFailed
+        case .creationFailed:
             let cause = underlying.map(embedded) ?? "unknown error"
             return "the factory of service \(service) in module '\(module)' failed: \(cause)"
         }

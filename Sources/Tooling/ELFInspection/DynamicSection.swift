@@ -2,7 +2,7 @@ extension ELFFile {
     /// What the dynamic linker reads of this image to load what it needs:
     /// its `DT_NEEDED` names in order, and its `DT_RUNPATH` (or, without
     /// one, `DT_RPATH`) folders, as written (`$ORIGIN` unexpanded).
-    public func dynamicDependencies() throws(ELFError) -> (needed: [String], searchPaths: [String]) {
+    package func dynamicDependencies() throws(ELFError) -> (needed: [String], searchPaths: [String]) {
         guard let dynamic = sections.first(where: { $0.type == Section.dynamic }),
               sections.indices.contains(Int(dynamic.link)) else { return ([], []) }
         let strings = sections[Int(dynamic.link)]
@@ -32,7 +32,7 @@ extension ELFFile {
 
     /// Whether the symbol table `table` (`.dynsym` or `.symtab`) defines
     /// `symbol`: a definition, not a reference to another image's.
-    public func defines(_ symbol: String, in table: String) throws(ELFError) -> Bool {
+    package func defines(_ symbol: String, in table: String) throws(ELFError) -> Bool {
         guard let table = section(named: table), sections.indices.contains(Int(table.link)) else { return false }
         let strings = sections[Int(table.link)]
         let entries = Array(try contents(of: table))

@@ -1,5 +1,5 @@
 /// Why a file cannot be read as the ELF image the inspector needs.
-public enum ELFError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ELFError: Error, Sendable, Equatable, CustomStringConvertible {
     case notELF
     case notSixtyFourBit
     case bigEndian
@@ -8,7 +8,7 @@ public enum ELFError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A header field holds an impossible value.
     case malformed(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notELF: "not an ELF file (no \\x7fELF magic)"
         case .notSixtyFourBit: "a 32-bit ELF file: only ELF64 is supported"

@@ -1,18 +1,18 @@
 /// A little-endian ELF64 file, read without running it: its sections,
 /// dynamic relocations and symbols. Every read is bounds-checked, so any
 /// input gives an ``ELFError`` at worst.
-public struct ELFFile: Sendable {
+package struct ELFFile: Sendable {
     /// One section header.
-    public struct Section: Sendable {
-        public let name: String
-        public let type: UInt32
-        public let flags: UInt64
-        public let address: UInt64
-        public let offset: UInt64
-        public let size: UInt64
-        public let link: UInt32
-        public let alignment: UInt64
-        public let entrySize: UInt64
+    package struct Section: Sendable {
+        package let name: String
+        package let type: UInt32
+        package let flags: UInt64
+        package let address: UInt64
+        package let offset: UInt64
+        package let size: UInt64
+        package let link: UInt32
+        package let alignment: UInt64
+        package let entrySize: UInt64
 
         static let allocated: UInt64 = 0x2
         static let retained: UInt64 = 0x20_0000  // SHF_GNU_RETAIN
@@ -23,18 +23,18 @@ public struct ELFFile: Sendable {
         static let dynamicSymbols: UInt32 = 11
         static let relocationsWithAddends: UInt32 = 4
 
-        public var isAllocated: Bool { flags & Self.allocated != 0 }
-        public var isRetained: Bool { flags & Self.retained != 0 }
-        public var hasFileBytes: Bool { type != Self.noBits }
+        package var isAllocated: Bool { flags & Self.allocated != 0 }
+        package var isRetained: Bool { flags & Self.retained != 0 }
+        package var hasFileBytes: Bool { type != Self.noBits }
     }
 
     /// The object file kind: `ET_REL` (1), `ET_EXEC` (2), `ET_DYN` (3).
-    public let fileType: UInt16
-    public let machine: UInt16
-    public let sections: [Section]
+    package let fileType: UInt16
+    package let machine: UInt16
+    package let sections: [Section]
     let bytes: [UInt8]
 
-    public init(bytes: [UInt8]) throws(ELFError) {
+    package init(bytes: [UInt8]) throws(ELFError) {
         self.bytes = bytes
         let reader = ByteReader(bytes)
         guard bytes.count >= 4, bytes[0] == 0x7F, bytes[1] == 0x45, bytes[2] == 0x4C, bytes[3] == 0x46 else { throw .notELF }
@@ -80,12 +80,12 @@ public struct ELFFile: Sendable {
     }
 
     /// The first section called `name`.
-    public func section(named name: String) -> Section? {
+    package func section(named name: String) -> Section? {
         sections.first { $0.name == name }
     }
 
     /// The file bytes of `section`.
-    public func contents(of section: Section) throws(ELFError) -> ArraySlice<UInt8> {
+    package func contents(of section: Section) throws(ELFError) -> ArraySlice<UInt8> {
         guard section.hasFileBytes else { return [] }
         return try ByteReader(bytes).slice(at: section.offset, count: section.size, "section \(section.name)")
     }

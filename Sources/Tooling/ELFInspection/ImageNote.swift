@@ -5,13 +5,13 @@ import CSectionRegistry
 /// `SectionRegistry`, type `0x53520001`, and a descriptor of three 32-bit
 /// offsets, each from its own field, to `__start_app_modules`,
 /// `__stop_app_modules` and the anchor (`RecordABI.md`, "The image note").
-public struct ImageNote: Sendable, Equatable {
+package struct ImageNote: Sendable, Equatable {
     /// Where the note says the section starts and stops, and where the
     /// anchor is, as run-time addresses before any load bias.
-    public let start: UInt64, stop: UInt64, anchor: UInt64
+    package let start: UInt64, stop: UInt64, anchor: UInt64
     /// How many notes the image has: one per object file that registers a
     /// module, plus the anchor's; all lead to one section.
-    public let count: Int
+    package let count: Int
 
     /// The image's note, or why it cannot lead the runtime to `section`.
     static func read(from file: ELFFile, for section: ELFFile.Section) throws(ELFError) -> Result<ImageNote, NoteProblem> {
@@ -64,7 +64,7 @@ public struct ImageNote: Sendable, Equatable {
 }
 
 /// Why an image's note would not lead the runtime to its records.
-public enum NoteProblem: Error, Sendable, Equatable, CustomStringConvertible {
+package enum NoteProblem: Error, Sendable, Equatable, CustomStringConvertible {
     /// No SectionRegistry note: the runtime would never find this image.
     case missing
     /// A note of another descriptor size: another version of the ABI.
@@ -76,7 +76,7 @@ public enum NoteProblem: Error, Sendable, Equatable, CustomStringConvertible {
     /// The anchor the note names is outside the bounds it names.
     case anchorOutside
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .missing:
             "no SectionRegistry note (.note.app_modules): at run time nothing finds this image's modules; "

@@ -14,29 +14,29 @@ import ModuleRecords
 /// a name with a slash as it is; else in `LD_LIBRARY_PATH`, the needing
 /// image's `DT_RUNPATH` (or `DT_RPATH`) with `$ORIGIN` expanded, and the
 /// default folders.
-public struct LinkedImages: Sendable {
+package struct LinkedImages: Sendable {
     /// One image: its file and, if it has an `app_modules` section, its
     /// records.
-    public struct Image: Sendable {
-        public let path: String
-        public let file: ELFFile
+    package struct Image: Sendable {
+        package let path: String
+        package let file: ELFFile
         /// `nil` for an image without an `app_modules` section: it registers
         /// nothing, as the runtime finds no note in it.
-        public let inspection: ModuleInspection?
+        package let inspection: ModuleInspection?
     }
 
     /// The images in the dynamic linker's load order: the root first, then
     /// what it needs, breadth first, each once; for a plugin, only those
     /// that the program had not loaded.
-    public let images: [Image]
+    package let images: [Image]
     /// Names of needed libraries not found (system libraries the cache
     /// would find, usually): they are not read.
-    public let notFound: [String]
+    package let notFound: [String]
 
     /// The image at `path` and the libraries it needs. For a plugin, `host`
     /// is the program's set: libraries the program loads are not loaded
     /// again.
-    public init(_ path: String, host: LinkedImages? = nil, environment: [String: String] = [:]) throws(LinkedImagesError) {
+    package init(_ path: String, host: LinkedImages? = nil, environment: [String: String] = [:]) throws(LinkedImagesError) {
         var loaded = Set(host?.images.map { URL(fileURLWithPath: $0.path).lastPathComponent } ?? [])
         var images: [Image] = []
         var notFound: [String] = []
@@ -91,17 +91,17 @@ public struct LinkedImages: Sendable {
     }
 
     /// The images that register modules.
-    public var withModules: [Image] {
+    package var withModules: [Image] {
         images.filter { $0.inspection?.records.isEmpty == false }
     }
 }
 
 /// An image of the set cannot be read or inspected.
-public struct LinkedImagesError: Error, Sendable, CustomStringConvertible {
-    public let path: String
-    public let reason: String
+package struct LinkedImagesError: Error, Sendable, CustomStringConvertible {
+    package let path: String
+    package let reason: String
 
-    public var description: String { "\(path): \(reason)" }
+    package var description: String { "\(path): \(reason)" }
 }
 
 extension LinkedImages {
@@ -112,7 +112,7 @@ extension LinkedImages {
     /// image's records and note, a copy of SectionRegistry other than the
     /// program's, one name in two modules, and the start order of all the
     /// modules together.
-    public func problems(asPluginOf host: LinkedImages? = nil) -> [String] {
+    package func problems(asPluginOf host: LinkedImages? = nil) -> [String] {
         var problems = imageProblems
         let program = host ?? self
         let ours = program.registryCopy(ofProgram: ())
@@ -159,7 +159,7 @@ extension LinkedImages {
 
     /// What is wrong with each image on its own, its records and its note,
     /// one line each; a library's lines start with its path.
-    public var imageProblems: [String] {
+    package var imageProblems: [String] {
         images.flatMap { image -> [String] in
             guard let inspection = image.inspection else { return [] }
             let prefix = image.path == images.first?.path ? "" : "\(image.path): "

@@ -5,19 +5,19 @@ import ModuleRecords
 /// the module that comes after it, a library's modules marked with its
 /// file, concurrent starters marked, disabled modules greyed. Written as Graphviz
 /// DOT or as Mermaid.
-public struct ModuleGraph: Sendable {
+package struct ModuleGraph: Sendable {
     /// The modules, in declared order.
     package let declarations: [ModuleDeclaration]
     /// Modules drawn greyed and left out of the start order.
-    public let disabled: Set<String>
+    package let disabled: Set<String>
     /// Each enabled module's place in the start order, from 1; empty when
     /// the modules cannot be ordered (see ``orderingProblems``).
-    public let startPosition: [String: Int]
+    package let startPosition: [String: Int]
     /// Why the enabled modules cannot be ordered, if they cannot.
-    public let orderingProblems: [OrderingProblem]
+    package let orderingProblems: [OrderingProblem]
     /// The image (a shared object) that registers each module not in the
     /// program itself, by module name: drawn in the module's node.
-    public let images: [String: String]
+    package let images: [String: String]
 
     package init(_ declarations: [ModuleDeclaration], disabled: Set<String> = [], images: [String: String] = [:]) {
         self.declarations = declarations
@@ -66,7 +66,7 @@ public struct ModuleGraph: Sendable {
     }
 
     /// Graphviz DOT: levels as clusters, top to bottom in start order.
-    public var dot: String {
+    package var dot: String {
         var lines = [
             "digraph modules {",
             "  // An edge A -> B: B comes after A (.after). Numbers: the start order.",
@@ -100,7 +100,7 @@ public struct ModuleGraph: Sendable {
 
     /// A Mermaid flowchart: levels as subgraphs, concurrent starters as
     /// double-edged (subroutine) nodes.
-    public var mermaid: String {
+    package var mermaid: String {
         var lines = ["flowchart TB"]
         for (level, modules) in levels {
             lines.append("  subgraph level_\(level) [level \(level)]")

@@ -2,37 +2,37 @@ import ModuleRecords
 
 /// The module records of an ELF binary, read with the runtime's own decoder
 /// and checked with the runtime's own rules, without running it.
-public struct ModuleInspection: Sendable {
+package struct ModuleInspection: Sendable {
     /// One valid module record.
-    public struct Record: Sendable {
+    package struct Record: Sendable {
         package let declaration: ModuleDeclaration
         /// The factory's run-time address (before any load bias).
-        public let factoryAddress: UInt64
+        package let factoryAddress: UInt64
         /// The factory's symbol, when the file's symbol table has it.
-        public let factorySymbol: String?
+        package let factorySymbol: String?
     }
 
     /// The valid module records, in declared order.
-    public let records: [Record]
+    package let records: [Record]
     /// Malformed records, duplicate names, or no module at all.
-    public let problems: [DiscoveryProblem]
+    package let problems: [DiscoveryProblem]
     /// Cycles and missing or later-level dependencies.
-    public let orderingProblems: [OrderingProblem]
+    package let orderingProblems: [OrderingProblem]
     /// Factories linked without their registration: the `NAME` of every
     /// defined function `app_module_NAME` that no record names.
-    public let orphanFactories: [String]
+    package let orphanFactories: [String]
     /// The `app_modules` section header.
-    public let section: ELFFile.Section
+    package let section: ELFFile.Section
     /// The image's SectionRegistry note, which leads the runtime to the
     /// section, or why it would not.
-    public let note: Result<ImageNote, NoteProblem>
+    package let note: Result<ImageNote, NoteProblem>
     /// Whether the file has its full symbol table (`.symtab`): a stripped
     /// one names factories only if they are exported.
-    public let hasSymbols: Bool
+    package let hasSymbols: Bool
 
     /// Reads the `app_modules` section of `file`; record locations name
     /// `image`, when given.
-    public init(_ file: ELFFile, image: String? = nil) throws(InspectionError) {
+    package init(_ file: ELFFile, image: String? = nil) throws(InspectionError) {
         guard file.fileType == 2 || file.fileType == 3 else { throw .notLinked(fileType: file.fileType) }
         guard let section = file.section(named: "app_modules") else { throw .noSection }
         guard section.isAllocated, section.hasFileBytes else { throw .sectionNotLoaded }
@@ -76,13 +76,13 @@ public struct ModuleInspection: Sendable {
 }
 
 /// Why a file has no module records to inspect.
-public enum InspectionError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum InspectionError: Error, Sendable, Equatable, CustomStringConvertible {
     case elf(ELFError)
     case notLinked(fileType: UInt16)
     case noSection
     case sectionNotLoaded
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .elf(let error):
             "\(error)"

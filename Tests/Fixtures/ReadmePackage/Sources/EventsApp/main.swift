@@ -10,14 +10,15 @@ for (module, line) in report.replies { print("\(module): \(line)") }
 for (module, error) in report.failures { print("\(module) failed: \(error)") }
 
 // The first handler that answers wins.
-switch await host.firstHandler(for: OpenPath("/billing/42")) {
-case .handled(let module, let reply, _): print("/billing/42 -> \(module): \(reply)")
-case .unhandled: print("/billing/42 -> nobody")
+if let (module, reply) = await host.firstHandler(for: OpenPath("/billing/42")).firstReply {
+    print("/billing/42 -> \(module): \(reply)")
+} else {
+    print("/billing/42 -> nobody")
 }
 
 // Everyone at once, each within the event's answer time limit.
-for answer in await host.gather(HealthCheck()).answers {
-    print("\(answer.module): \(answer.outcome)")
+for (module, outcome) in await host.gather(HealthCheck()).answers {
+    print("\(module): \(outcome)")
 }
 
 // Stop in reverse start order.

@@ -17,7 +17,7 @@ public struct AnsweringModule: AppModule {
 
     public func setUp(_ context: ModuleContext) async throws {
         let name = name
-        context.on(Ping.self, reply: { _ in name })
+        context.on(Ping.self) { _ in name }
     }
 
     public func start(_ context: ModuleContext) async throws {

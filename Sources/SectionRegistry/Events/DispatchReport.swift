@@ -1,0 +1,111 @@
+/// The answers of the modules that handle an event, in start order.
+///
+/// Stored as the dispatch made it, outcomes beside the handlers' module
+/// names, so that dispatching costs no more per module than the answer. An
+/// outcome is stored without the error of a failure (kept apart by
+/// position): for a reply type without references, such as `Void` or `Int`,
+/// the outcomes are plain bytes that cost nothing to copy or free.
+public struct DispatchReport<Reply: Sendable>: Sendable {
+    /// An ``EventOutcome`` without the error of a failure.
+    @usableFromInline
+    enum Answer: Sendable {
+        case handled(Reply)
+        case declined
+        case failed
+        case timedOut
+    }
+
+    /// Every module with a handler for the event, in start order.
+    @usableFromInline let modules: [String]
+    /// The answer of each module asked: the first `asked.count` modules.
+    @usableFromInline var asked: [Answer] = []
+    /// The errors of the modules that failed, by position.
+    @usableFromInline var errors: [Int: any Error] = [:]
+    /// The settlements of answers given through a responder, by position.
+    @usableFromInline var settlements: [Int: OneShot<EventOutcome<Reply>>] = [:]
+
+    /// An empty report, for a dispatch to `modules`.
+    @inlinable
+    init(modules: [String]) {
+        self.modules = modules
+        asked.reserveCapacity(modules.count)
+    }
+
+    /// Records the next module's reply, or that it declined (`nil`).
+    @inlinable
+    mutating func append(reply: Reply?) {
+        asked.append(reply.map { .handled($0) } ?? .declined)
+    }
+
+    /// Records that the next module's handler threw `error`.
+    @inlinable
+    mutating func append(failure error: any Error) {
+        errors[asked.count] = error
+        asked.append(.failed)
+    }
+
+    /// Records the next module's answer; `settlement` if it answered
+    /// through a responder.
+    @inlinable
+    mutating func append(_ outcome: EventOutcome<Reply>, settlement: OneShot<EventOutcome<Reply>>?) {
+        if let settlement { settlements[asked.count] = settlement }
+        switch outcome {
+        case .handled(let reply): append(reply: reply)
+        case .declined: append(reply: nil)
+        case .failed(let error): append(failure: error)
+        case .timedOut: asked.append(.timedOut)
+        }
+    }
+
+    /// The outcome of the module at `index` among those asked.
+    func outcome(at index: Int) -> EventOutcome<Reply> {
+        switch asked[index] {
+        case .handled(let reply): .handled(reply)
+        case .declined: .declined
+        case .failed: .failed(errors[index]!)
+        case .timedOut: .timedOut
+        }
+    }
+
+    /// Each module asked and its answer, in start order.
+    public var answers: [(module: String, outcome: EventOutcome<Reply>)] {
+        asked.indices.map { (modules[$0], outcome(at: $0)) }
+    }
+
+    /// The module that handled the event first, and its reply: for
+    /// ``ModuleHost/firstHandler(for:)``, the module that handled it; `nil`
+    /// when none did (every handler declined or failed, see ``answers``),
+    /// never a false "yes".
+    public var firstReply: (module: String, reply: Reply)? {
+        asked.indices.lazy.compactMap { index in
+            if case .handled(let reply) = self.asked[index] { (self.modules[index], reply) } else { nil }
+        }.first
+    }
+
+    /// How many answers `module` gave after its first, or after its time was
+    /// up, up to now: each was ignored. Only a module that answers through
+    /// an ``EventResponder`` can give them.
+    public func ignoredAnswers(of module: String) -> Int {
+        guard let index = modules[..<asked.count].firstIndex(of: module) else { return 0 }
+        return settlements[index]?.ignoredCalls ?? 0
+    }
+
+    /// Modules a broadcast never reached because an earlier one failed and
+    /// the event ``ModuleEvent/stopsAtFailure``, or that came after the
+    /// module that handled a first-handler dispatch.
+    public var notReached: [String] {
+        Array(modules[asked.count...])
+    }
+
+    /// The replies of the modules that handled the event, in start order.
+    public var replies: [(module: String, reply: Reply)] {
+        asked.indices.compactMap { index in
+            if case .handled(let reply) = asked[index] { (modules[index], reply) } else { nil }
+        }
+    }
+
+    /// The modules whose handler threw, with the error.
+    public var failures: [(module: String, error: any Error)] {
+        errors.keys.sorted().map { (modules[$0], errors[$0]!) }
+    }
+}
