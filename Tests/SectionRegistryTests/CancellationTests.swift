@@ -51,7 +51,7 @@ import Testing
             try await Task.sleep(for: .seconds(300))  // ends when the launching task is cancelled
         })), configuration: testConfiguration {
             $0.servesSignals = false
-            $0.log = log
+            $0.log = log.handler
         })
         let running = Task { try await host.run() }
         for await _ in began { break }

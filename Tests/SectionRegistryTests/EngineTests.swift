@@ -91,7 +91,7 @@ struct Jammed: Error, CustomStringConvertible {
             },
         ]), configuration: testConfiguration {
             $0.servesSignals = false
-            $0.log = log
+            $0.log = log.handler
         })
         let error = await #expect(throws: HostError.self) { try await host.run() }
         #expect(error?.code == .moduleFailed && error?.module == "Ticker" && error?.phase == .run)

@@ -3,8 +3,8 @@ import Testing
 @testable import ModuleRecords
 @testable import SectionRegistry
 
-/// A log handler that keeps what it is given.
-final class CapturedLog: HostLogHandler {
+/// Keeps what its log handler is given.
+final class CapturedLog: Sendable {
     struct Message: Sendable {
         let level: LogLevel
         let text: String
@@ -18,8 +18,11 @@ final class CapturedLog: HostLogHandler {
         self.logLevel = logLevel
     }
 
-    func log(level: LogLevel, message: String, metadata: [String: String]) {
-        messages.withLock { $0.append(Message(level: level, text: message, metadata: metadata)) }
+    /// The handler to configure a host with.
+    var handler: HostLogHandler {
+        HostLogHandler(logLevel: logLevel) { level, message, metadata in
+            self.messages.withLock { $0.append(Message(level: level, text: message, metadata: metadata)) }
+        }
     }
 
     var all: [Message] {
@@ -45,7 +48,7 @@ final class CapturedLog: HostLogHandler {
             scripted("Stuck", journal: journal) { $0.hangsInStop = true },
             scripted("Touchy", level: .late, journal: journal) { $0.failsIn = .reload },
         ]), configuration: testConfiguration {
-            $0.log = log
+            $0.log = log.handler
             // Far from Slow's 600 ms and from the others' few, even on a
             // loaded machine.
             $0.slowHookThreshold = .milliseconds(300)
@@ -100,20 +103,50 @@ final class CapturedLog: HostLogHandler {
         #expect(verbose.all.contains { $0.level == .info && $0.text == "Quick: set up" && $0.metadata == ["module": "Quick"] })
     }
 
+    @Test func aModulesMessageIsBuiltOnlyIfTheLogTakesItAndCarriesItsMetadata() async throws {
+        let log = CapturedLog(logLevel: .info)
+        let built = Locked(0)
+        let host = ModuleHost(registry: try declare([
+            scripted("Chatty", journal: journal) {
+                $0.onSetUp = { context in
+                    context.log({ built.withLock { $0 += 1 }; return "a dump" }(), level: .debug)
+                    context.log("warmed", metadata: ["entries": "3", "module": "Impostor"])
+                }
+            },
+        ]), configuration: testConfiguration { $0.log = log.handler })
+        try await host.launch()
+        await host.terminate()
+        #expect(built.withLock { $0 } == 0, "a debug message was built for an info log")
+        #expect(log.all.contains { $0.text == "warmed" && $0.metadata == ["entries": "3", "module": "Chatty"] }, "\(log.all)")
+    }
+
+    /// swift-log's `Logger.Level`, as a bridge sees it: a `String` enum of
+    /// the same names.
+    enum SwiftLogLevel: String, CaseIterable { case trace, debug, info, notice, warning, error, critical }
+
+    @Test func levelsConvertToAndFromALoggingAPIWithTheSameNames() {
+        for level in LogLevel.allCases {
+            #expect(LogLevel(level.converted(to: SwiftLogLevel.self)) == level)
+        }
+        enum Fewer: String, CaseIterable { case info, fatal }
+        #expect(LogLevel.debug.converted(to: Fewer.self) == .fatal)
+        #expect(LogLevel(Fewer.fatal) == .info)
+    }
+
     @Test func theDefaultHandlerWritesOneLinePerMessageWithSortedMetadata() {
-        #expect(StandardErrorLogHandler.line(level: .warning, message: "SectionRegistry: Slow start was slow",
+        #expect(HostLogHandler.line(level: .warning, message: "SectionRegistry: Slow start was slow",
                                              metadata: ["phase": "start", "module": "Slow", "duration": "612.50ms"])
             == "WARNING SectionRegistry: Slow start was slow duration=612.50ms module=Slow phase=start\n")
-        #expect(StandardErrorLogHandler.line(level: .info, message: "hello", metadata: [:]) == "INFO hello\n")
+        #expect(HostLogHandler.line(level: .info, message: "hello", metadata: [:]) == "INFO hello\n")
     }
 
     @Test func theDefaultLevelComesFromTheEnvironment() {
-        let variable = StandardErrorLogHandler.levelVariable
+        let variable = HostLogHandler.levelVariable
         #expect(variable == "SECTION_REGISTRY_LOG_LEVEL")
-        #expect(StandardErrorLogHandler.level(in: [:]) == .info)
-        #expect(StandardErrorLogHandler.level(in: [variable: "debug"]) == .debug)
-        #expect(StandardErrorLogHandler.level(in: [variable: "WARNING"]) == .warning)
-        #expect(StandardErrorLogHandler.level(in: [variable: "loud"]) == .info)
+        #expect(HostLogHandler.level(in: [:]) == .info)
+        #expect(HostLogHandler.level(in: [variable: "debug"]) == .debug)
+        #expect(HostLogHandler.level(in: [variable: "WARNING"]) == .warning)
+        #expect(HostLogHandler.level(in: [variable: "loud"]) == .info)
         #expect(LogLevel.allCases.map(\.rawValue) == ["trace", "debug", "info", "notice", "warning", "error", "critical"])
         #expect(LogLevel.allCases.sorted() == LogLevel.allCases)
     }

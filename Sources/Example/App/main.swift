@@ -37,7 +37,7 @@ for (position, module) in registry.modules.enumerated() {
 var configuration = HostConfiguration()
 // Module lines and the host's messages on standard output, message only, at
 // the level SECTION_REGISTRY_LOG_LEVEL names (info by default).
-configuration.log = ClosureLogHandler(logLevel: StandardErrorLogHandler.environmentLevel) { _, message, _ in
+configuration.log = HostLogHandler(logLevel: HostLogHandler.environmentLevel) { _, message, _ in
     say(message)
 }
 configuration.timesEventHandlers = true

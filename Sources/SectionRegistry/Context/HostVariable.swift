@@ -2,7 +2,7 @@ import CSectionRegistry
 
 /// The host's own environment variables: ``HostConfiguration/disableVariable``,
 /// ``HostConfiguration/traceVariable`` and
-/// ``StandardErrorLogHandler/levelVariable``.
+/// ``HostLogHandler/levelVariable``.
 enum HostVariable {
     /// The value of `name` in the process's environment, read with glibc's
     /// `secure_getenv`: `nil` in a process that runs with privileges its
@@ -26,6 +26,6 @@ enum HostVariable {
     }
 
     private static let names = [
-        HostConfiguration.disableVariable, HostConfiguration.traceVariable, StandardErrorLogHandler.levelVariable,
+        HostConfiguration.disableVariable, HostConfiguration.traceVariable, HostLogHandler.levelVariable,
     ]
 }

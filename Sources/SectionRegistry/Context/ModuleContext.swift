@@ -21,10 +21,16 @@ public struct ModuleContext: Sendable {
     }
 
     /// Writes a message to the host's log (``HostConfiguration/log``), at
-    /// `level` (``LogLevel/info`` by default), with this module's name as
-    /// the `module` metadata.
-    public func log(_ message: String, level: LogLevel = .info) {
-        host.log(level, message, module: moduleName)
+    /// `level` (``LogLevel/info`` by default), with `metadata` and this
+    /// module's name as the `module` metadata (a `module` key of `metadata`
+    /// is replaced). The message is built only if the log takes `level`.
+    ///
+    /// ```swift
+    /// context.log("cache warmed", metadata: ["entries": "\(count)"])
+    /// context.log("state: \(expensiveDump())", level: .debug)   // not built at info
+    /// ```
+    public func log(_ message: @autoclosure () -> String, level: LogLevel = .info, metadata: [String: String] = [:]) {
+        host.log(level, message(), module: moduleName, metadata)
     }
 
     /// Offers a service to every module, found by its type: usually a

@@ -67,12 +67,10 @@ public struct HostConfiguration: Sendable {
     /// Whether to time every event handler (off by default: two clock reads
     /// per handler). Launch phases are always timed.
     public var timesEventHandlers = false
-    /// Where ``ModuleContext/log(_:level:)`` and the host's own messages
-    /// go: by default standard error, at the level in
-    /// ``StandardErrorLogHandler/levelVariable`` (`info` when unset).
-    /// (Before, this was a `(String) -> Void` closure; wrap one in a
-    /// ``ClosureLogHandler``.)
-    public var log: any HostLogHandler = StandardErrorLogHandler()
+    /// Where ``ModuleContext/log(_:level:metadata:)`` and the host's own
+    /// messages go: by default standard error, at the level in
+    /// ``HostLogHandler/levelVariable`` (`info` when unset).
+    public var log: HostLogHandler = .standardError()
     /// A hook that completes but takes longer than this is logged as a
     /// warning, with the module's name and how long it ran.
     public var slowHookThreshold: Duration = .seconds(1)

@@ -1,7 +1,7 @@
 /// The host's side of its ``HostLogHandler``: messages below the handler's
 /// level are never built, and metadata has the same keys everywhere.
 struct HostLog: Sendable {
-    let handler: any HostLogHandler
+    let handler: HostLogHandler
     /// A hook that completes but takes longer than this is a warning.
     let slowHookThreshold: Duration
 

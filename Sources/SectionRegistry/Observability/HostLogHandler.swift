@@ -1,18 +1,82 @@
-/// Where a host's messages and its modules' ``ModuleContext/log(_:level:)``
-/// lines go: the shape of swift-log's `LogHandler`, cut to what the host
-/// needs, so that a bridge to swift-log is a few lines (see Documentation/Lifecycle.md).
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where a host's messages and its modules' ``ModuleContext/log(_:level:metadata:)``
+/// lines go: a level and a closure, the shape of swift-log's `LogHandler`
+/// cut to what the host needs, so that a bridge to swift-log is a few lines
+/// (see <doc:Lifecycle#Logging>).
+///
+/// ```swift
+/// configuration.log = HostLogHandler(logLevel: .debug) { level, message, metadata in print(message) }
+/// ```
 ///
 /// Every message of the host goes through it: launch steps and each hook's
 /// duration at ``LogLevel/debug``, signals at ``LogLevel/info``, hooks slower
 /// than ``HostConfiguration/slowHookThreshold`` and time limits hit at
 /// ``LogLevel/warning``, failures at ``LogLevel/error``. Metadata names the
 /// `module`, the `phase` and the `duration` (in milliseconds) where they
-/// apply.
-public protocol HostLogHandler: Sendable {
-    /// Messages below this level are neither built nor passed to
-    /// ``log(level:message:metadata:)``.
-    var logLevel: LogLevel { get }
+/// apply. The default, ``standardError(logLevel:)``, writes lines to
+/// standard error.
+public struct HostLogHandler: Sendable {
+    /// Messages below this level are neither built nor passed on.
+    public var logLevel: LogLevel
+    private let body: @Sendable (LogLevel, String, [String: String]) -> Void
 
-    /// Writes one message. Called from any task, possibly concurrently.
-    func log(level: LogLevel, message: String, metadata: [String: String])
+    /// Passes every message at `logLevel` or above to `body`, from any
+    /// task, possibly concurrently.
+    public init(
+        logLevel: LogLevel = .info,
+        _ body: @escaping @Sendable (_ level: LogLevel, _ message: String, _ metadata: [String: String]) -> Void
+    ) {
+        self.logLevel = logLevel
+        self.body = body
+    }
+
+    /// Writes one message.
+    func log(level: LogLevel, message: String, metadata: [String: String]) {
+        body(level, message, metadata)
+    }
+
+    /// One line per message on standard error, `LEVEL message key=value ...`,
+    /// metadata sorted by key; at `logLevel`, by default
+    /// ``environmentLevel``.
+    public static func standardError(logLevel: LogLevel = environmentLevel) -> HostLogHandler {
+        HostLogHandler(logLevel: logLevel) { level, message, metadata in
+            // One write per line, so that lines of concurrent tasks do not mix.
+            let bytes = Array(line(level: level, message: message, metadata: metadata).utf8)
+            _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        }
+    }
+
+    /// The line ``standardError(logLevel:)`` writes for one message, with
+    /// its newline.
+    static func line(level: LogLevel, message: String, metadata: [String: String]) -> String {
+        let fields = metadata.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
+        return "\(level.rawValue.uppercased()) \(message)\(fields)\n"
+    }
+
+    /// The environment variable that sets the default level: one of
+    /// `trace`, `debug`, `info` (when unset or not a level), `notice`,
+    /// `warning`, `error`, `critical`. Read with `secure_getenv`
+    /// (``environmentLevel``): a privileged process ignores it.
+    public static let levelVariable = "SECTION_REGISTRY_LOG_LEVEL"
+
+    /// The level ``levelVariable`` names in the process's environment, or
+    /// `info`. Read with glibc's `secure_getenv`, so `info` in a privileged
+    /// process (set-user-ID, set-group-ID, file capabilities), whose invoker
+    /// must not choose what it logs (debug messages can show more than the
+    /// invoker may see).
+    public static var environmentLevel: LogLevel {
+        level(named: HostVariable.secureValue(levelVariable))
+    }
+
+    /// The level ``levelVariable`` names in `environment`, or `info`.
+    static func level(in environment: [String: String]) -> LogLevel {
+        level(named: environment[levelVariable])
+    }
+
+    private static func level(named name: String?) -> LogLevel {
+        name.flatMap { LogLevel(rawValue: $0.lowercased()) } ?? .info
+    }
 }

@@ -108,7 +108,7 @@ func scripted(
 func testConfiguration(_ adjust: (inout HostConfiguration) -> Void = { _ in }) -> HostConfiguration {
     var configuration = HostConfiguration()
     configuration.environment = [:]
-    configuration.log = ClosureLogHandler { _, _, _ in }
+    configuration.log = HostLogHandler { _, _, _ in }
     adjust(&configuration)
     return configuration
 }

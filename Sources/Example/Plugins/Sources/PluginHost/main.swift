@@ -15,7 +15,7 @@ if cycles { arguments.removeFirst() }
 
 // Module lines on standard output, as they are, among the host's own.
 var configuration = HostConfiguration()
-configuration.log = ClosureLogHandler { _, message, _ in print(message) }
+configuration.log = HostLogHandler { _, message, _ in print(message) }
 let host: ModuleHost
 do {
     host = ModuleHost(registry: try ModuleRegistry.linked(), configuration: configuration)
