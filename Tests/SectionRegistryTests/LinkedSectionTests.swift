@@ -40,6 +40,13 @@ import Testing
         #expect(ModuleRegistry.linkedDiscoveryCount.load(ordering: .relaxed) == 1)
     }
 
+    /// The core knows no host type: the host hands it the symbol that tells
+    /// copies apart, mangled from `AppModule` itself. The inspector, which
+    /// reads files, names the same symbol.
+    @Test func theCopyMarkerIsTheProtocolDescriptorOfAppModule() {
+        #expect(ModuleRegistry.copyMarker == "$s15SectionRegistry9AppModuleMp")
+    }
+
     @Test func linkedSectionHoldsTheAnchorAndFiveRecordsWithoutPadding() throws {
         let images = LoadedImage.all()
         #expect(images.count(where: \.isProgram) == 1, "the test program, through its note")

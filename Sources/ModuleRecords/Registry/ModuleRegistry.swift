@@ -1,5 +1,4 @@
 import CSectionRegistry
-import Synchronization
 
 /// The modules linked into this program, found through their records in the
 /// ELF section `app_modules`, and the name-to-factory map built from them.
@@ -19,41 +18,6 @@ public struct ModuleRegistry: Sendable {
     /// The name-to-factory map: positions in ``modules`` by name.
     private let names: NameTable
 
-    /// The registry of the modules linked into this process: those of the
-    /// program and of every shared object loaded with it, whether linked at
-    /// build time or mapped before the first call (with `LD_PRELOAD`, or a
-    /// `dlopen` of the program's own). Each descriptor names its image
-    /// (``ModuleDescriptor/image``). Plugins loaded later join a host through
-    /// ``ModuleHost/load(plugin:)``.
-    ///
-    /// Every image is found through the note its `CSectionRegistry` code
-    /// carries, with `dl_iterate_phdr`, on the first call, from whichever
-    /// thread makes it, and never again: later calls return the same
-    /// registry or throw the same error. Nothing runs before `main`.
-    ///
-    /// - Throws: ``RegistryError`` (``RegistryError/Code/discovery``) listing every problem: malformed records
-    ///   or notes, one name in two records (of one image or two), an image
-    ///   built against its own copy of SectionRegistry, no modules at all
-    ///   (the linker dropped them), bounds that do not enclose the section.
-    public static func linked() throws(RegistryError) -> ModuleRegistry {
-        try linkedDiscovery.get()
-    }
-
-    private static let linkedDiscovery = Result { () throws(RegistryError) in
-        linkedDiscoveryCount.add(1, ordering: .relaxed)
-        return try ModuleRegistry(images: LoadedImage.all().filter(RegisteredSections.claim))
-    }
-
-    /// Reads and checks the sections of every loaded image anew on every
-    /// call: what ``linked()`` does once. For the benchmarks, which time it.
-    package static func readLoadedImages() throws(RegistryError) -> ModuleRegistry {
-        try ModuleRegistry(images: LoadedImage.all())
-    }
-
-    /// How many times ``linked()`` has read the sections in this process:
-    /// once, however many threads ask first.
-    static let linkedDiscoveryCount = Atomic<Int>(0)
-
     /// A registry of modules declared in Swift instead of linked records:
     /// for tests, and for hosts that assemble modules by hand.
     ///
@@ -70,11 +34,14 @@ public struct ModuleRegistry: Sendable {
     }
 
     /// Builds the registry from the sections of `images`, checked together:
-    /// a name in two images is a duplicate like a name in one.
+    /// a name in two images is a duplicate like a name in one. `copyMarker`
+    /// is the symbol every copy of SectionRegistry defines and every image
+    /// with modules refers to (see ``LoadedImage/otherRegistryCopy(marker:)``):
+    /// the host's to name, not the core's.
     ///
     /// Records are checked where they lie, and only a section with a
     /// defective record is decoded again to say what is wrong.
-    package init(images: [LoadedImage]) throws(RegistryError) {
+    package init(images: [LoadedImage], copyMarker: String) throws(RegistryError) {
         var modules: [ModuleDescriptor] = []
         var problems: [DiscoveryProblem] = []
         for image in images {
@@ -87,7 +54,7 @@ public struct ModuleRegistry: Sendable {
             // Only an image with modules is asked which copy it reaches: a
             // copy's own anchor-only image (libSectionRegistryDynamic.so)
             // registers nothing.
-            if modules.count > first, let copy = image.otherRegistryCopy() {
+            if modules.count > first, let copy = image.otherRegistryCopy(marker: copyMarker) {
                 modules.removeSubrange(first...)
                 problems.append(.ownRegistryCopy(image: image.path, copyIn: copy))
                 continue
@@ -98,7 +65,7 @@ public struct ModuleRegistry: Sendable {
         }
         // Images whose note failed are reported above and asked nothing
         // more.
-        let copies = Self.registryCopies(besides: images.filter { $0.problem == nil })
+        let copies = Self.registryCopies(besides: images.filter { $0.problem == nil }, copyMarker: copyMarker)
         if copies.count > 1 && !modules.isEmpty {
             problems.append(.severalRegistryCopies(copies))
         }
@@ -107,9 +74,9 @@ public struct ModuleRegistry: Sendable {
 
     /// The files that hold a copy of SectionRegistry: the one running this
     /// code, and any of `images` with its own.
-    private static func registryCopies(besides images: [LoadedImage]) -> [String] {
+    private static func registryCopies(besides images: [LoadedImage], copyMarker: String) -> [String] {
         let ours = LoadedImage.image(holding: #dsohandle).file ?? "this program"
-        let others = images.filter { !$0.holdsThisRegistry && $0.holdsARegistryCopy() }.map(\.path)
+        let others = images.filter { !$0.holdsThisRegistry && $0.holdsARegistryCopy(marker: copyMarker) }.map(\.path)
         return [images.first(where: \.holdsThisRegistry)?.path ?? ours] + others
     }
 

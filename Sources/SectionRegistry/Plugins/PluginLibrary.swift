@@ -46,7 +46,7 @@ struct PluginLibrary: @unchecked Sendable {
     /// The modules the images declare, checked like the program's.
     func registry() throws(HostError) -> ModuleRegistry {
         do {
-            return try ModuleRegistry(images: images)
+            return try ModuleRegistry(images: images, copyMarker: ModuleRegistry.copyMarker)
         } catch {
             throw .invalidRegistry(plugin: path, error)
         }
