@@ -48,7 +48,7 @@ import Testing
         let path = URL(fileURLWithPath: library.binary).deletingLastPathComponent().appendingPathComponent("libForeignCart.so").path
         let result = try run("CartFromAnotherCopy", environment: ["FOREIGN_CART_LIBRARY=\(path)"])
         expectCleanFailure(result, saying: "was built against another copy of SectionRegistry: "
-            + "link one copy into every image (the SectionRegistryDynamic product for a program and its libraries)")
+            + "link SectionRegistry dynamically in the program and in every library with modules: depend on the SectionRegistryDynamic product")
     }
 
     @Test func aBrokenOrderUnderMainIsAMessageWithStdoutFlushed() throws {

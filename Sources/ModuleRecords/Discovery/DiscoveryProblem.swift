@@ -26,6 +26,11 @@ package enum DiscoveryProblem: Sendable, Hashable, CustomStringConvertible {
     /// Swift.
     case duplicateName(String, RecordLocation?, RecordLocation?)
 
+    /// The fix for every problem of two copies of SectionRegistry, in one
+    /// wording wherever it is given.
+    package static let oneCopyAdvice =
+        "link SectionRegistry dynamically in the program and in every library with modules: depend on the SectionRegistryDynamic product"
+
     public var description: String {
         switch self {
         case .sectionNotWholeRecords(let byteCount):
@@ -39,11 +44,11 @@ package enum DiscoveryProblem: Sendable, Hashable, CustomStringConvertible {
         case .ownRegistryCopy(let image, let copyIn):
             let copy = copyIn == image ? "carries its own copy of SectionRegistry" : "uses the copy of SectionRegistry in \(copyIn)"
             return "\(image) \(copy), not the one this program runs: its modules would not be this program's AppModule type. "
-                + "Link SectionRegistry dynamically in the program and in every library with modules: depend on the SectionRegistryDynamic product"
+                + Self.oneCopyAdvice
         case .severalRegistryCopies(let files):
             return "\(files.count) copies of SectionRegistry are loaded, in \(files.joined(separator: ", ")): which one each image's modules "
                 + "use depends on the load order. A program or library that links the SectionRegistry product statically carries a copy; "
-                + "link SectionRegistry dynamically in the program and in every library with modules: depend on the SectionRegistryDynamic product"
+                + Self.oneCopyAdvice
         case .noModules:
             return "the app_modules section holds no module records. If modules are linked, the linker dropped their records: "
                 + "check the binary with scripts/verify-sections.sh; records in a static archive that nothing references are not linked "

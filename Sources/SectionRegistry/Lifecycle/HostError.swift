@@ -293,7 +293,7 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
                 + "this SectionRegistry implements version \(APP_MODULE_ABI_VERSION): rebuild it against this SectionRegistry"
         case .factoryOtherCopy:
             return "`\(factory)`\(place) was built against another copy of SectionRegistry: "
-                + "link one copy into every image (the SectionRegistryDynamic product for a program and its libraries)"
+                + DiscoveryProblem.oneCopyAdvice
         default:
             // .factoryNotAHandle
             let name = module ?? ""

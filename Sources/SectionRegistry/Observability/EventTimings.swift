@@ -1,6 +1,6 @@
 
 /// How long one module spent handling one event type.
-public struct EventTiming: Sendable, Hashable {
+package struct EventTiming: Sendable, Hashable {
     /// The module.
     public let module: String
     /// The event type, as `String(reflecting:)` names it.

@@ -3,9 +3,9 @@
 public struct TimingTable: Sendable, CustomStringConvertible {
     /// Every hook the host ran, in the order it ran them.
     public let hooks: [HookOutcome]
-    /// Event handling per module and event type (empty unless
-    /// ``HostConfiguration/timesEventHandlers`` is on).
-    public let events: [EventTiming]
+    /// Event handling per module and event type, the table's `events`
+    /// column (empty unless ``HostConfiguration/timesEventHandlers`` is on).
+    package let events: [EventTiming]
 
     /// The total time of `module` in `phase`, or `nil` if it never ran it.
     public func duration(of module: String, in phase: LifecyclePhase) -> Duration? {
