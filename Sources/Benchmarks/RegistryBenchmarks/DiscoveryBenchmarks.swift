@@ -1,6 +1,6 @@
 import CRegistryBenchmarks
 import Foundation
-import SectionRegistry
+@_spi(Benchmarks) import SectionRegistry
 
 /// Finding N linked modules: this registry against the raw C limit and the
 /// seeds' alternatives. Run by the generated `DiscoveryN` executables, one

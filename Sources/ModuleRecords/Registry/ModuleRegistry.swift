@@ -45,8 +45,9 @@ public struct ModuleRegistry: Sendable {
     }
 
     /// Reads and checks the sections of every loaded image anew on every
-    /// call: what ``linked()`` does once. For the benchmarks, which time it.
-    package static func readLoadedImages() throws(RegistryError) -> ModuleRegistry {
+    /// call: what ``linked()`` does once. For the benchmarks, which time it
+    /// from their own package, hence SPI rather than `package`.
+    @_spi(Benchmarks) public static func readLoadedImages() throws(RegistryError) -> ModuleRegistry {
         try ModuleRegistry(images: LoadedImage.all())
     }
 
