@@ -32,10 +32,7 @@ let package = Package(
         .library(name: "SectionRegistryDynamic", type: .dynamic, targets: ["SectionRegistry"]),
         .library(name: "SectionRegistryRecords", targets: ["CSectionRegistry"]),
         .executable(name: "registry-example", targets: ["ExampleApp"]),
-        .executable(name: "registry-bench", targets: ["BenchmarkRunner"]),
         .executable(name: "section-registry", targets: ["Inspector"]),
-        // For the packages scripts/generate-bench-package.sh writes.
-        .library(name: "RegistryBenchmarks", targets: ["RegistryBenchmarks"]),
         // `swift package check-modules --product App`, in any package that
         // depends on this one.
         .plugin(name: "CheckModules", targets: ["CheckModules"]),
@@ -105,23 +102,6 @@ let package = Package(
             path: "Sources/Tooling/Fuzzing/RecordFuzzer"
         ),
     ] + exampleFeatures.flatMap(exampleFeature) + [
-        // Benchmarks (scripts/bench.sh).
-        .target(
-            name: "CRegistryBenchmarks",
-            dependencies: ["CSectionRegistry"],
-            path: "Sources/Benchmarks/CRegistryBenchmarks"
-        ),
-        .target(
-            name: "RegistryBenchmarks",
-            dependencies: ["SectionRegistry", "CRegistryBenchmarks"],
-            path: "Sources/Benchmarks/RegistryBenchmarks"
-        ),
-        .executableTarget(
-            name: "BenchmarkRunner",
-            dependencies: ["RegistryBenchmarks"],
-            path: "Sources/Benchmarks/Runner"
-        ),
-
         .target(
             name: "TestModuleRecords",
             dependencies: ["CSectionRegistry"],

@@ -21,13 +21,15 @@
 #   size        bytes per record, and loaded bytes per module in the binary
 # and prints one markdown table: medians, ratios to the baselines, and each
 # target met or missed. The runner, `registry-bench table`, runs the programs
-# and makes the table (Sources/Benchmarks/Runner).
+# and makes the table (Sources/Benchmarks/Sources/BenchmarkRunner).
 #
 # --smoke:      N = 100 only (unless N... are given), few repetitions: checks
 #               that the benchmarks run (CI).
 # --write-docs: also writes the table into Documentation/Benchmarks.md,
 #               between its "bench.sh table" marker comments.
-# The generated programs go to .build-bench/ (scripts/generate-bench-package.sh).
+# The generated programs (scripts/generate-bench-package.sh) and the runner,
+# built from the benchmarks' own package (Sources/Benchmarks), go to
+# .build-bench/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -60,9 +62,10 @@ echo "Generating and building programs with ${counts[*]} modules (release)..." >
 scripts/generate-bench-package.sh "$package" "${counts[@]}"
 swift build -c release --package-path "$package" 2>&1 | grep -E "warning:|error:" >&2 || true
 swift build -c release --package-path "$package" >/dev/null
-swift build -c release --product registry-bench >/dev/null
+runner=(--package-path Sources/Benchmarks --scratch-path "$root/.build-bench/runner")
+swift build -c release "${runner[@]}" --product registry-bench >/dev/null
 generated_bin=$(swift build -c release --package-path "$package" --show-bin-path)
-bench_bin=$(swift build -c release --show-bin-path)
+bench_bin=$(swift build -c release "${runner[@]}" --show-bin-path)
 
 echo "Measuring..." >&2
 table=$("$bench_bin/registry-bench" table --generated "$generated_bin" --runs "$runs" --startups "$startups" "${counts[@]}")

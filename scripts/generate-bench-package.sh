@@ -2,7 +2,8 @@
 # generate-bench-package.sh OUT_DIR N...
 #
 # Writes a SwiftPM package into OUT_DIR (generated, never committed) that
-# depends on this checkout by path and, for each N, holds N modules
+# depends on this checkout and its benchmarks package (Sources/Benchmarks)
+# by path and, for each N, holds N modules
 # registered four ways, for scripts/bench.sh to compare:
 #   RecordsN + ModulesN   N APP_MODULE records and their Swift factories
 #                         (the classes are also what _typeByName resolves)
@@ -107,11 +108,14 @@ cat >"$out/Package.swift" <<SWIFT
 import PackageDescription
 
 let registry = Target.Dependency.product(name: "SectionRegistry", package: "SectionRegistry")
-let benchmarks = Target.Dependency.product(name: "RegistryBenchmarks", package: "SectionRegistry")
+let benchmarks = Target.Dependency.product(name: "RegistryBenchmarks", package: "SectionRegistryBenchmarks")
 
 let package = Package(
     name: "GeneratedBenchmarks",
-    dependencies: [.package(name: "SectionRegistry", path: "$root")],
+    dependencies: [
+        .package(name: "SectionRegistry", path: "$root"),
+        .package(name: "SectionRegistryBenchmarks", path: "$root/Sources/Benchmarks"),
+    ],
     targets: [
         .executableTarget(name: "StartupEmpty", dependencies: [registry]),
         .executableTarget(name: "StartupPlain"),$targets
