@@ -1,6 +1,6 @@
 /// Where a host's messages and its modules' ``ModuleContext/log(_:level:)``
 /// lines go: the shape of swift-log's `LogHandler`, cut to what the host
-/// needs, so that a bridge to swift-log is a few lines (see Documentation/Lifecycle.md).
+/// needs, so that a bridge to swift-log is a few lines (see <doc:Lifecycle>).
 ///
 /// Every message of the host goes through it: launch steps and each hook's
 /// duration at ``LogLevel/debug``, signals at ``LogLevel/info``, hooks slower
