@@ -25,7 +25,8 @@
 #
 # --smoke:      N = 100 only (unless N... are given), few repetitions: checks
 #               that the benchmarks run (CI).
-# --write-docs: also writes the table into Documentation/Benchmarks.md,
+# --write-docs: also writes the table into the Benchmarks article
+#               (Sources/SectionRegistry/SectionRegistry.docc/Benchmarks.md),
 #               between its "bench.sh table" marker comments.
 # The generated programs (scripts/generate-bench-package.sh) and the runner,
 # built from the benchmarks' own package (Sources/Benchmarks), go to
@@ -33,7 +34,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
-docs=$root/Documentation/Benchmarks.md
+docs=$root/Sources/SectionRegistry/SectionRegistry.docc/Benchmarks.md
 begin_marker='<!-- bench.sh table: begin (written by scripts/bench.sh --write-docs) -->'
 end_marker='<!-- bench.sh table: end -->'
 

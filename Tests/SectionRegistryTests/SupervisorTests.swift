@@ -11,7 +11,8 @@ protocol Service: Sendable {
     func run() async throws
 }
 
-/// The adapter Documentation/Lifecycle.md shows.
+/// The adapter the Lifecycle article shows
+/// (Sources/SectionRegistry/SectionRegistry.docc/Lifecycle.md).
 struct ModuleHostService: Service {
     let host: ModuleHost
 

@@ -38,7 +38,7 @@ extension ModuleHost {
     ///
     /// Its shape fits swift-service-lifecycle's `ServiceGroup`:
     /// `func run() async throws { try await host.run() }` (see
-    /// Documentation/Lifecycle.md). ``waitUntilRunning()`` and
+    /// <doc:Lifecycle>). ``waitUntilRunning()`` and
     /// ``statusUpdates`` say when the modules are ready; after `run()`
     /// returns, ``status`` says how they stopped.
     ///
