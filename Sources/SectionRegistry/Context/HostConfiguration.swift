@@ -33,7 +33,18 @@ public struct HostConfiguration: Sendable {
     /// ``environment`` once set. `nil` until then, so that making a
     /// configuration does not copy the process's environment (about 0.4 ms).
     private var explicitEnvironment: [String: String]?
-    private static let processEnvironment = HostVariable.withoutWithheld(ProcessInfo.processInfo.environment)
+    private static let processEnvironment = withoutWithheld(ProcessInfo.processInfo.environment)
+
+    /// `environment` without those of the host's variables that
+    /// `HostVariable.secureValue(_:)` withholds in this process.
+    private static func withoutWithheld(_ environment: [String: String]) -> [String: String] {
+        var environment = environment
+        for name in [disableVariable, traceVariable, HostLogHandler.levelVariable] where HostVariable.secureValue(name) == nil {
+            environment[name] = nil
+        }
+        return environment
+    }
+
     /// Configuration values, by key, for ``ModuleContext/subscript(configuration:)``.
     public var values: [String: String] = [:]
     /// Modules not to create or start, in addition to those named in

@@ -1,8 +1,8 @@
 import CSectionRegistry
 
-/// The host's own environment variables: ``HostConfiguration/disableVariable``,
-/// ``HostConfiguration/traceVariable`` and
-/// ``HostLogHandler/levelVariable``.
+/// How the host reads its own environment variables
+/// (``HostConfiguration/disableVariable``, ``HostConfiguration/traceVariable``
+/// and ``HostLogHandler/levelVariable``).
 enum HostVariable {
     /// The value of `name` in the process's environment, read with glibc's
     /// `secure_getenv`: `nil` in a process that runs with privileges its
@@ -14,18 +14,4 @@ enum HostVariable {
     static func secureValue(_ name: String) -> String? {
         app_modules_secure_getenv(name).map { String(cString: $0) }
     }
-
-    /// `environment` without those of the host's variables that
-    /// ``secureValue(_:)`` withholds in this process.
-    static func withoutWithheld(_ environment: [String: String]) -> [String: String] {
-        var environment = environment
-        for name in names where secureValue(name) == nil {
-            environment[name] = nil
-        }
-        return environment
-    }
-
-    private static let names = [
-        HostConfiguration.disableVariable, HostConfiguration.traceVariable, HostLogHandler.levelVariable,
-    ]
 }
