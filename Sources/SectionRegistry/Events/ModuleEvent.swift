@@ -8,7 +8,9 @@
 /// }
 /// ```
 ///
-/// Modules register handlers with ``ModuleContext/on(_:handler:)`` and the
+/// Modules register handlers with the `on` methods of ``ModuleContext``
+/// (`on(_:reply:)`, `on(_:perform:)` for an event without a reply, and
+/// ``ModuleContext/on(_:answer:)`` for an answer given later), and the
 /// host dispatches with ``ModuleHost/broadcast(_:)``,
 /// ``ModuleHost/firstHandler(for:)`` or ``ModuleHost/gather(_:)``.
 public protocol ModuleEvent: Sendable {

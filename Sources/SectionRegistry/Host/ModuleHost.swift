@@ -188,7 +188,7 @@ public actor ModuleHost {
     /// Creates the enabled modules and takes them through setUp, start and
     /// ready, then starts the `run` of each module that has one.
     ///
-    /// The start order is resolved first (``StartOrder``): with a cycle, a
+    /// The start order is resolved first (`StartOrder`): with a cycle, a
     /// missing or disabled dependency, nothing is created. setUp and ready
     /// run in start order; start runs step by step, modules that may start
     /// concurrently alongside each other. If a hook fails, every module that

@@ -3,7 +3,8 @@ import CSectionRegistry
 /// What a module factory returns: one new module, type-erased for C, with
 /// the proof that this copy of SectionRegistry made it.
 ///
-/// The only way to make a handle is ``init(_:)`` with an ``AppModule``. The
+/// The only way to make a handle is
+/// ``CSectionRegistry/app_module_handle/init(_:)`` with an ``AppModule``. The
 /// C declaration that `APP_MODULE` writes cannot check the Swift function it
 /// names, so a factory of another type links; calling it then yields a
 /// ``HostError`` with a factory code (``HostError/Code/factoryNotAHandle``), never a crash (RecordABI.md, "The factory").

@@ -93,7 +93,7 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
     public let module: String?
     /// The phase that failed or ran out of time.
     public let phase: LifecyclePhase?
-    /// Why: the hook's error, a ``timeLimitExceeded`` `HostError`, or the
+    /// Why: the hook's error, a ``Code/timeLimitExceeded`` `HostError`, or the
     /// ``RegistryError`` of an ``Code/invalidOrder``.
     public let underlying: (any Error)?
     /// How the modules already started were stopped, in that order.
