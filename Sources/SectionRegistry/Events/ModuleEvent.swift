@@ -8,9 +8,10 @@
 /// }
 /// ```
 ///
-/// Modules register handlers with the `on` methods of ``ModuleContext``
-/// (`on(_:reply:)`, `on(_:perform:)` for an event without a reply, and
-/// ``ModuleContext/on(_:answer:)`` for an answer given later), and the
+/// Modules register handlers with `context.on(Event.self) { event in ... }`
+/// (`on(_:handler:)` of ``ModuleContext``: the reply, or `nil` to decline;
+/// for an event without a reply, a body that returns nothing handles it)
+/// or ``ModuleContext/on(_:answer:)`` for an answer given later, and the
 /// host dispatches with ``ModuleHost/broadcast(_:)``,
 /// ``ModuleHost/firstHandler(for:)`` or ``ModuleHost/gather(_:)``.
 public protocol ModuleEvent: Sendable {
