@@ -32,7 +32,7 @@ let package = Package(
         .library(name: "SectionRegistryDynamic", type: .dynamic, targets: ["SectionRegistry"]),
         .library(name: "SectionRegistryRecords", targets: ["CSectionRegistry"]),
         .executable(name: "registry-example", targets: ["ExampleApp"]),
-        .executable(name: "section-registry", targets: ["Inspector"]),
+        .executable(name: "section-registry", targets: ["section-registry"]),
         // `swift package check-modules --product App`, in any package that
         // depends on this one.
         .plugin(name: "CheckModules", targets: ["CheckModules"]),
@@ -76,8 +76,11 @@ let package = Package(
             dependencies: ["ModuleRecords", "CSectionRegistry"],
             path: "Sources/Tooling/ELFInspection"
         ),
+        // Named as its product: SwiftPM gives packages that depend on this
+        // one a product for each executable target a plugin uses, named
+        // after the target, so any other name shows up as a second product.
         .executableTarget(
-            name: "Inspector",
+            name: "section-registry",
             dependencies: ["ELFInspection", "ModuleRecords"],
             path: "Sources/Tooling/Inspector"
         ),
@@ -88,7 +91,7 @@ let package = Package(
                 intent: .custom(verb: "check-modules", description: "Build a product and check its module records with section-registry check"),
                 permissions: []
             ),
-            dependencies: ["Inspector"]
+            dependencies: ["section-registry"]
         ),
         // libFuzzer harnesses (scripts/fuzz.sh).
         .executableTarget(

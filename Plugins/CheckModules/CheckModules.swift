@@ -31,8 +31,8 @@ struct CheckModules: CommandPlugin {
             Diagnostics.error("check-modules: the build of \(options.product) made no executable or shared object of that name")
             exit(2)
         }
-        // The Inspector target is section-registry; a plugin names its tools by target.
-        let inspector = try context.tool(named: "Inspector")
+        // A plugin names its tools by target: the executable target section-registry.
+        let inspector = try context.tool(named: "section-registry")
         let check = Process()
         check.executableURL = inspector.url
         check.arguments = ["check", binary.url.path] + options.expected.flatMap { ["--expect", $0] }
