@@ -8,6 +8,15 @@ public struct ModuleContext: Sendable {
     /// The module's place in the start order.
     let rank: Int
     let host: HostState
+    /// The module's life, shared with its host.
+    let life: ModuleLife
+
+    init(moduleName: String, rank: Int, host: HostState) {
+        self.moduleName = moduleName
+        self.rank = rank
+        self.host = host
+        self.life = ModuleLife(moduleName: moduleName)
+    }
 
     /// The launch arguments.
     public var arguments: [String] { host.configuration.arguments }
@@ -95,4 +104,43 @@ public struct ModuleContext: Sendable {
     private func add<Event>(_ body: EventHandler<Event>.Body) {
         host.handlers.add(EventHandler(module: moduleName, rank: rank, body: body))
     }
+
+    // MARK: Long-running work
+
+    /// Whether the host has asked this module's ``AppModule/run(_:)`` to
+    /// finish: its graceful shutdown (see <doc:Lifecycle>). Reading it costs
+    /// one lock; a `run` that never looks pays nothing.
+    public var isDrainRequested: Bool {
+        life.isDrainRequested
+    }
+
+    /// Returns once the host asks this module's `run` to finish (at once if
+    /// it has), or when the calling task is cancelled.
+    ///
+    /// ```swift
+    /// func run(_ context: ModuleContext) async throws {
+    ///     try await server.start()
+    ///     await context.drainRequested()
+    ///     try await server.finishInFlightRequests()
+    /// }
+    /// ```
+    public func drainRequested() async {
+        await life.drainRequested()
+    }
+
+    /// Calls `handler` once, when the host asks this module's `run` to
+    /// finish; at once, in this call, if it has. For a `run` that awaits
+    /// something else, such as a server's `run()`.
+    public func onDrainRequest(_ handler: @escaping @Sendable () -> Void) {
+        life.onDrainRequest(handler)
+    }
+
+    /// Tells the host that this module's `run` is ready: its server has
+    /// bound its port, its client is connected. Only counts for a module
+    /// whose ``AppModule/runReportsReady`` is `true`: the host is running
+    /// once every such `run` has called it. Later calls change nothing.
+    public func reportReady() {
+        life.reportReady()
+    }
 }
+

@@ -70,6 +70,13 @@ public protocol AppModule: Sendable {
     /// Modules that do not write it cost nothing: no task is made for them.
     func run(_ context: ModuleContext) async throws -> RunResult
 
+    /// Whether ``run(_:)`` tells the host when it is ready, with
+    /// ``ModuleContext/reportReady()``: then the host is running (its
+    /// status, ``ModuleHost/waitUntilRunning()``, the ``ready(_:)`` hooks)
+    /// only once it has, and a `run` that ends before it is a launch
+    /// failure. `false` by default.
+    var runReportsReady: Bool { get }
+
     /// Re-reads configuration. A failure is reported and changes nothing else.
     nonisolated(nonsending) func reload(_ context: ModuleContext) async throws
 
@@ -93,6 +100,7 @@ extension AppModule {
     public nonisolated(nonsending) func ready(_ context: ModuleContext) async throws {}
     public nonisolated(nonsending) func reload(_ context: ModuleContext) async throws {}
     public nonisolated(nonsending) func stop(_ context: ModuleContext) async throws {}
+    public var runReportsReady: Bool { false }
 }
 
 extension AppModule where RunResult == NoRunHook {

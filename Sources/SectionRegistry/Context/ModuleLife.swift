@@ -1,0 +1,156 @@
+import Synchronization
+
+/// One module's life as its host and its context share it: whether it is
+/// alive, what it registered, whether its `run` was asked to drain, and
+/// whether that `run` said it is ready.
+///
+/// **Alive** is the one fact that says whether anything of the module may
+/// still happen: true from creation until the host forgets the module
+/// (removed, stopped, rolled back, or the host stopped). A dispatch calls a
+/// module's handler only while it is alive; a registration from a module
+/// that is no longer alive (a hook or handler left behind past its limit)
+/// is refused.
+final class ModuleLife: Sendable {
+    let moduleName: String
+    private let alive = Atomic<Bool>(true)
+    private let state = Mutex(State())
+
+    private struct State {
+        /// The event types it has handlers for, once each: what forgetting
+        /// it must visit, so that forgetting costs what it registered.
+        var handlerEvents: [ObjectIdentifier] = []
+        /// The service types it registered.
+        var services: [ObjectIdentifier] = []
+        /// Whether a refused registration was logged already: once is enough.
+        var refusalLogged = false
+        var drain = Drain.notRequested(waiters: [:], handlers: [])
+        var nextWaiter = 0
+        var readiness = Readiness.notReported(waiter: nil)
+    }
+
+    private enum Drain {
+        case notRequested(waiters: [Int: CheckedContinuation<Void, Never>], handlers: [@Sendable () -> Void])
+        case requested
+    }
+
+    private enum Readiness {
+        case notReported(waiter: CheckedContinuation<Void, Never>?)
+        case reported
+    }
+
+    init(moduleName: String) {
+        self.moduleName = moduleName
+    }
+
+    // MARK: Alive
+
+    @inline(__always)
+    var isAlive: Bool {
+        alive.load(ordering: .acquiring)
+    }
+
+    /// Ends the module's life; what it registered is returned once, for the
+    /// host to forget. Later calls return nothing.
+    func end() -> (handlerEvents: [ObjectIdentifier], services: [ObjectIdentifier])? {
+        guard alive.exchange(false, ordering: .acquiringAndReleasing) else { return nil }
+        return state.withLock { state in
+            defer { state.handlerEvents = []; state.services = [] }
+            return (state.handlerEvents, state.services)
+        }
+    }
+
+    /// Records a registration, if the module is alive; `false` (the caller
+    /// refuses it) otherwise. `true` in `firstRefusal` the first time only.
+    func register(handlerFor event: ObjectIdentifier? = nil, service: ObjectIdentifier? = nil) -> (accepted: Bool, firstRefusal: Bool) {
+        state.withLock { state in
+            // Under the lock: end() takes the lists under it too, so a
+            // registration is either in them or refused, never lost.
+            guard isAlive else {
+                defer { state.refusalLogged = true }
+                return (false, !state.refusalLogged)
+            }
+            if let event, !state.handlerEvents.contains(event) { state.handlerEvents.append(event) }
+            if let service { state.services.append(service) }
+            return (true, false)
+        }
+    }
+
+    // MARK: Drain
+
+    var isDrainRequested: Bool {
+        state.withLock { if case .requested = $0.drain { true } else { false } }
+    }
+
+    /// Asks the module's `run` to finish: wakes its waiters and calls its
+    /// handlers, once.
+    func requestDrain() {
+        let (waiters, handlers) = state.withLock { state -> ([CheckedContinuation<Void, Never>], [@Sendable () -> Void]) in
+            guard case .notRequested(let waiters, let handlers) = state.drain else { return ([], []) }
+            state.drain = .requested
+            return (Array(waiters.values), handlers)
+        }
+        for waiter in waiters { waiter.resume() }
+        for handler in handlers { handler() }
+    }
+
+    /// Returns once the drain is requested, or the calling task is
+    /// cancelled.
+    func drainRequested() async {
+        let id = state.withLock { state in
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state -> Bool in
+                    guard case .notRequested(var waiters, let handlers) = state.drain, !Task.isCancelled else { return true }
+                    waiters[id] = continuation
+                    state.drain = .notRequested(waiters: waiters, handlers: handlers)
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard case .notRequested(var waiters, let handlers) = state.drain, let waiter = waiters.removeValue(forKey: id) else { return nil }
+                state.drain = .notRequested(waiters: waiters, handlers: handlers)
+                return waiter
+            }?.resume()
+        }
+    }
+
+    /// Calls `handler` once when the drain is requested, at once if it was.
+    func onDrainRequest(_ handler: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            guard case .notRequested(let waiters, var handlers) = state.drain else { return true }
+            handlers.append(handler)
+            state.drain = .notRequested(waiters: waiters, handlers: handlers)
+            return false
+        }
+        if now { handler() }
+    }
+
+    // MARK: Readiness
+
+    /// The `run` says it is ready; later calls change nothing.
+    func reportReady() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard case .notReported(let waiter) = state.readiness else { return nil }
+            state.readiness = .reported
+            return waiter
+        }
+        waiter?.resume()
+    }
+
+    /// Returns once the `run` has said it is ready. One waiter: the host.
+    func ready() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                guard case .notReported = state.readiness else { return true }
+                state.readiness = .notReported(waiter: continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+}
