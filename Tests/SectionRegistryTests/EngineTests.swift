@@ -275,18 +275,19 @@ struct Jammed: Error, CustomStringConvertible {
     /// documented error, not a deadlock.
     @Test func aServiceCycleResolvedFromTwoThreadsAtOnceIsAnError() async throws {
         let services = ServiceRegistry()
+        let (a, b) = (ModuleLife(moduleName: "A"), ModuleLife(moduleName: "B"))
         let creating = Mutex(0)
         // Each make waits (a little) until both threads are creating.
         let meet: @Sendable () -> Void = {
             creating.withLock { $0 += 1 }
             for _ in 0..<20 where creating.withLock({ $0 }) < 2 { usleep(10_000) }
         }
-        try services.register(First.self, by: "A", lifetime: .shared) {
+        _ = try services.register(First.self, by: a, lifetime: .shared) {
             meet()
             _ = try services.resolve(Second.self, for: "A")
             return First()
         }
-        try services.register(Second.self, by: "B", lifetime: .shared) {
+        _ = try services.register(Second.self, by: b, lifetime: .shared) {
             meet()
             _ = try services.resolve(First.self, for: "B")
             return Second()
@@ -314,8 +315,8 @@ struct Jammed: Error, CustomStringConvertible {
         #expect(errors.withLock { $0 } == [.cycle, .cycle])
         // The makes capture the registry: forget them, as a host does when
         // their modules stop, so that nothing is left holding it.
-        services.removeServices(of: "A")
-        services.removeServices(of: "B")
+        services.removeServices(of: "A", types: [ObjectIdentifier(First.self)])
+        services.removeServices(of: "B", types: [ObjectIdentifier(Second.self)])
     }
 }
 

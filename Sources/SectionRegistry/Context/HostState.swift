@@ -19,9 +19,12 @@ final class HostState: Sendable {
         self.eventTimingsIfEnabled = configuration.timesEventHandlers ? eventTimings : nil
     }
 
-    /// Forgets what `module` registered: its handlers and services.
-    func forget(_ module: String) {
-        handlers.removeHandlers(of: module)
-        services.removeServices(of: module)
+    /// Ends `module`'s life and forgets what it registered: its handlers
+    /// and services. Costs what the module registered, not what every
+    /// module did; a second call does nothing.
+    func forget(_ module: ModuleLife) {
+        guard let registered = module.end() else { return }
+        handlers.removeHandlers(of: module, events: registered.handlerEvents)
+        services.removeServices(of: module.moduleName, types: registered.services)
     }
 }

@@ -56,7 +56,12 @@ public struct ModuleContext: Sendable {
         lifetime: ServiceLifetime = .shared,
         make: @escaping @Sendable () throws -> Service
     ) throws(ServiceError) {
-        try host.services.register(type, by: moduleName, lifetime: lifetime, make: make)
+        let registration = try host.services.register(type, by: life, lifetime: lifetime, make: make)
+        guard registration.accepted else {
+            let error = ServiceError.moduleStopped(String(reflecting: type), module: moduleName)
+            if registration.firstRefusal { host.log(.warning, error.description, module: moduleName) }
+            throw error
+        }
     }
 
     /// The service registered for `type`.
@@ -102,7 +107,11 @@ public struct ModuleContext: Sendable {
     }
 
     private func add<Event>(_ body: EventHandler<Event>.Body) {
-        host.handlers.add(EventHandler(module: moduleName, rank: rank, body: body))
+        let registration = host.handlers.add(EventHandler(module: moduleName, life: life, rank: rank, body: body))
+        if registration.firstRefusal {
+            host.log(.warning, "SectionRegistry: module '\(moduleName)' added a handler for \(String(reflecting: Event.self)) after it stopped "
+                + "(a hook or handler left behind past its time limit): refused, and every later registration of it", module: moduleName)
+        }
     }
 
     // MARK: Long-running work

@@ -13,6 +13,7 @@ public struct DispatchReport<Reply: Sendable>: Sendable {
         case declined
         case failed
         case timedOut
+        case stopped
     }
 
     /// Every module with a handler for the event, in start order.
@@ -54,6 +55,7 @@ public struct DispatchReport<Reply: Sendable>: Sendable {
         case .declined: append(reply: nil)
         case .failed(let error): append(failure: error)
         case .timedOut: asked.append(.timedOut)
+        case .stopped: asked.append(.stopped)
         }
     }
 
@@ -64,6 +66,7 @@ public struct DispatchReport<Reply: Sendable>: Sendable {
         case .declined: .declined
         case .failed: .failed(errors[index]!)
         case .timedOut: .timedOut
+        case .stopped: .stopped
         }
     }
 

@@ -14,6 +14,8 @@ struct EventHandler<Event: ModuleEvent>: Sendable {
     }
 
     @usableFromInline let module: String
+    /// Whether the module is alive: a dispatch calls the handler only then.
+    @usableFromInline let life: ModuleLife
     /// The module's place in the start order: handlers run in this order.
     let rank: Int
     @usableFromInline let body: Body
@@ -45,6 +47,9 @@ extension EventHandler {
 
     @inlinable
     func answer(_ event: Event, timeLimit: Duration, inline: Bool) async -> HandlerAnswer<Event.Reply> {
+        // Looked at when the dispatch comes to it, not when it began: a
+        // module stopped meanwhile is not called.
+        guard life.isAlive else { return (.stopped, nil) }
         guard inline else { return await answerInTask(event, timeLimit: timeLimit) }
         do {
             switch body {

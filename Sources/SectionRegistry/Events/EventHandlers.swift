@@ -32,9 +32,14 @@ private final class HandlerList<Event: ModuleEvent>: EventHandlerList, @unchecke
         current = nil
     }
 
-    func removeHandlers(of module: String) {
-        handlers.removeAll { $0.module == module }
-        modules.removeAll { $0 == module }
+    func removeHandlers(of module: ModuleLife) {
+        // A module's handlers sit together, at its rank; shutdown removes
+        // the last module first, so the search from the end finds it at once.
+        guard let last = handlers.lastIndex(where: { $0.life === module }) else { return }
+        var first = last
+        while first > 0, handlers[first - 1].life === module { first -= 1 }
+        handlers.removeSubrange(first...last)
+        modules.removeSubrange(first...last)
         current = nil
     }
 
@@ -48,7 +53,7 @@ private final class HandlerList<Event: ModuleEvent>: EventHandlerList, @unchecke
 
 /// A ``HandlerList`` of any event type.
 private protocol EventHandlerList: AnyObject, Sendable {
-    func removeHandlers(of module: String)
+    func removeHandlers(of module: ModuleLife)
     /// The ``HandlerTable`` of the list's event type.
     func table() -> AnyObject
 }
@@ -59,23 +64,29 @@ private protocol EventHandlerList: AnyObject, Sendable {
 final class EventHandlers: Sendable {
     private let lists = Locked<[ObjectIdentifier: any EventHandlerList]>([:])
 
-    func add<Event>(_ handler: EventHandler<Event>) {
-        lists.withLock { lists in
-            let key = ObjectIdentifier(Event.self)
-            if let list = lists[key] {
-                // The key is the event type: the list under it is of that type.
-                unsafeDowncast(list, to: HandlerList<Event>.self).insert(handler)
-            } else {
-                let list = HandlerList<Event>()
-                list.insert(handler)
-                lists[key] = list
+    /// Adds `handler`, if its module is alive.
+    func add<Event>(_ handler: EventHandler<Event>) -> (accepted: Bool, firstRefusal: Bool) {
+        let key = ObjectIdentifier(Event.self)
+        return handler.life.register(handlerFor: key) {
+            lists.withLock { lists in
+                if let list = lists[key] {
+                    // The key is the event type: the list under it is of that type.
+                    unsafeDowncast(list, to: HandlerList<Event>.self).insert(handler)
+                } else {
+                    let list = HandlerList<Event>()
+                    list.insert(handler)
+                    lists[key] = list
+                }
             }
+            return true
         }
     }
 
-    func removeHandlers(of module: String) {
+    /// Removes the handlers of `module` for the event types `events`.
+    func removeHandlers(of module: ModuleLife, events: [ObjectIdentifier]) {
+        guard !events.isEmpty else { return }
         lists.withLock { lists in
-            for list in lists.values { list.removeHandlers(of: module) }
+            for event in events { lists[event]?.removeHandlers(of: module) }
         }
     }
 

@@ -8,6 +8,9 @@ public enum EventOutcome<Reply: Sendable>: Sendable, CustomStringConvertible {
     case failed(any Error)
     /// It did not answer within the time limit (``ModuleHost/gather(_:)``).
     case timedOut
+    /// Its module had stopped (or been removed, or the host had stopped)
+    /// when the dispatch came to it: its handler was not called.
+    case stopped
 
     /// The reply, if the module handled the event.
     public var reply: Reply? {
@@ -20,6 +23,7 @@ public enum EventOutcome<Reply: Sendable>: Sendable, CustomStringConvertible {
         case .declined: "declined"
         case .failed(let error): "failed: \(embedded(error))"
         case .timedOut: "no answer within the time limit"
+        case .stopped: "not asked: its module had stopped"
         }
     }
 }

@@ -4,50 +4,87 @@
 /// the end. Nothing that changes the modules interleaves, whatever the
 /// callers' tasks do.
 ///
-/// What must act at once does not wait for its turn: a stop (terminate, a
-/// signal, the cancellation of the task running the host, a module's `run`
-/// that failed) interrupts the launch, load or reload under way, and a
-/// second one cuts the shutdown short. A caller's cancellation interrupts
-/// its own request.
+/// It also holds the host's one shutdown state (``Shutdown``): a shutdown
+/// does not wait for its turn to begin, it interrupts the launch, load or
+/// reload under way (see Shutdown.swift for the whole path).
+///
+/// It knows who asks, from the calling task's ``RequestOrigin``.
 final class HostRequests: Sendable {
-    /// What a request does, for what a stop or a cancellation does to it.
+    /// What a request does, for what a shutdown or a cancellation does to it.
     enum Kind: Sendable {
-        /// Brings modules up: a stop interrupts it.
+        /// Brings modules up: a shutdown interrupts it.
         case launch, load, reload
-        /// Stops modules: a stop waits for it.
+        /// Stops modules: a shutdown waits for it.
         case remove, unload
-        /// Stops every module: a second stop cuts it short.
+        /// Stops every module.
         case terminate
+    }
+
+    /// The host's shutdown, in one value: each stop of the host moves it on,
+    /// never back.
+    enum Shutdown: Sendable {
+        case none
+        /// A stop was asked for (the first): bring-ups are interrupted, none
+        /// begins, and the engine's next terminate stops every module.
+        case requested(StopReason)
+        /// A second stop: every wait left ends at once.
+        case cutShort(StopReason)
     }
 
     struct Request: Sendable {
         let id: Int
         let kind: Kind
+        /// The module whose `run` asked, if one did.
+        let callerRun: ModuleLife?
         let perform: @Sendable (isolated ModuleHost) async -> Void
     }
 
     private struct State {
         var queue: [Request] = []
         var engineRunning = false
-        var current: (id: Int, kind: Kind)?
-        /// The phase the current request runs now.
-        var phase: PhaseRun?
+        var current: Request?
+        /// What the current request waits for now: a phase, or `run`s to end.
+        var waitingFor: Wait?
         /// Requests whose callers were cancelled.
         var cancelled: [Int] = []
-        var stopRequested = false
-        var cutShort = false
+        var shutdown = Shutdown.none
         var nextID = 0
+    }
+
+    enum Wait {
+        case phase(PhaseRun)
+        case runs([ModuleRun])
     }
 
     private let state = Locked(State())
 
-    /// A new request's identity, for ``cancel(_:)``.
+    /// A new request's identity, for ``cancel(_:_:)``.
     func makeID() -> Int {
         state.withLock { state in
             state.nextID += 1
             return state.nextID
         }
     }
+
+    // MARK: Who asks
+
+    /// Whether the calling task is this host's engine or a task it started:
+    /// a request from there would wait for itself.
+    var calledFromEngine: Bool {
+        if case .engine(let host) = RequestOrigin.current { host == ObjectIdentifier(self) } else { false }
+    }
+
+    /// The module whose `run` (of this host) the calling task is, if any.
+    var callingRun: ModuleLife? {
+        if case .run(let host, let life) = RequestOrigin.current, host == ObjectIdentifier(self) { life } else { nil }
+    }
+
+    /// Whether the calling task is inside this host: its engine, or a `run`.
+    var calledFromInside: Bool {
+        calledFromEngine || callingRun != nil
+    }
+
+    // MARK: The queue
 
     /// Queues `request`; `startEngine` is called when no engine runs.
     func submit(_ request: Request, startEngine: () -> Void) {
@@ -65,43 +102,63 @@ final class HostRequests: Sendable {
         state.withLock { state in
             if let finished = state.current { state.cancelled.removeAll { $0 == finished.id } }
             state.current = nil
-            state.phase = nil
+            state.waitingFor = nil
             guard !state.queue.isEmpty else {
                 state.engineRunning = false
                 return nil
             }
             let request = state.queue.removeFirst()
-            state.current = (request.id, request.kind)
+            state.current = request
             return request
         }
+    }
+
+    /// The module whose `run` made the current request, if one did: the
+    /// engine must not wait for that `run` to end, since it waits for the
+    /// request.
+    var currentCallerRun: ModuleLife? {
+        state.withLock { $0.current?.callerRun }
     }
 
     /// Whether the request `id` should go no further: its caller was
     /// cancelled, or it brings modules up and the host is to stop.
     func isInterrupted(_ id: Int, _ kind: Kind) -> Bool {
         state.withLock { state in
-            state.cancelled.contains(id) || (state.stopRequested && kind.bringsUp)
+            state.cancelled.contains(id) || (state.shutdown.begun && kind.bringsUp)
         }
     }
 
-    /// Whether a stop was requested.
-    var stopRequested: Bool {
-        state.withLock { $0.stopRequested }
-    }
+    // MARK: What the current request waits for
 
-    /// Makes `phase` the current request's phase, interrupting or cutting
-    /// it short at once if that was asked for already.
+    /// Makes `phase` what the current request waits for, interrupting or
+    /// cutting it short at once if that was asked for already.
     func enter(_ phase: PhaseRun) {
         let (interrupt, cutShort) = state.withLock { state -> (Bool, Bool) in
-            state.phase = phase
+            state.waitingFor = .phase(phase)
             guard let current = state.current else { return (false, false) }
             // A rollback's stop hooks are not interrupted: only cut short.
             let interrupt = phase.phase != .stop && current.kind.bringsUp
-                && (state.cancelled.contains(current.id) || state.stopRequested)
-            return (interrupt, state.cutShort && phase.phase == .stop)
+                && (state.cancelled.contains(current.id) || state.shutdown.begun)
+            return (interrupt, state.shutdown.isCutShort && phase.phase == .stop)
         }
         if interrupt { phase.interrupt() }
         if cutShort { phase.cutShort() }
+    }
+
+    /// Makes `runs` what the current request waits for: a cut short ends
+    /// the wait for each at once.
+    func enter(endingRuns runs: [ModuleRun]) {
+        let cutShort = state.withLock { state in
+            state.waitingFor = .runs(runs)
+            return state.shutdown.isCutShort
+        }
+        if cutShort { for run in runs { run.cutOff() } }
+    }
+
+    // MARK: Shutdown
+
+    var shutdown: Shutdown {
+        state.withLock { $0.shutdown }
     }
 
     /// Asks the host to stop: the launch, load or reload under way is
@@ -110,45 +167,46 @@ final class HostRequests: Sendable {
     /// what the interruption logs.
     ///
     /// - Returns: whether this is the first stop asked for.
-    @discardableResult
-    func requestStop(announce: () -> Void = {}) -> Bool {
+    func requestStop(_ reason: StopReason, announce: () -> Void) -> Bool {
         let (first, phase) = state.withLock { state -> (Bool, PhaseRun?) in
-            defer { state.stopRequested = true }
-            let interrupts = (state.current.map { $0.kind.bringsUp } ?? false) && state.phase?.phase != .stop
-            return (!state.stopRequested, interrupts ? state.phase : nil)
+            guard case .none = state.shutdown else { return (false, nil) }
+            state.shutdown = .requested(reason)
+            guard let current = state.current, current.kind.bringsUp, case .phase(let phase) = state.waitingFor,
+                  phase.phase != .stop else { return (true, nil) }
+            return (true, phase)
         }
         if first { announce() }
         phase?.interrupt()
         return first
     }
 
-    /// Cuts shutdown short: the stop hook running is cut off, the others are
-    /// skipped.
-    func cutShort() {
-        let phase = state.withLock { state -> PhaseRun? in
-            state.stopRequested = true
-            state.cutShort = true
-            return state.phase
+    /// Cuts shutdown short: the wait under way ends at once (the stop hook
+    /// running is cut off, `run`s not yet ended are cut off), and the stop
+    /// hooks not yet called are skipped.
+    func cutShort(_ reason: StopReason) {
+        let wait = state.withLock { state -> Wait? in
+            state.shutdown = .cutShort(reason)
+            return state.waitingFor
         }
-        if let phase, phase.phase == .stop { phase.cutShort() } else { phase?.interrupt() }
+        switch wait {
+        case .phase(let phase) where phase.phase == .stop: phase.cutShort()
+        case .phase(let phase): phase.interrupt()
+        case .runs(let runs): for run in runs { run.cutOff() }
+        case nil: break
+        }
     }
 
     /// The caller of request `id` was cancelled: a request that brings
     /// modules up is interrupted (or refused, if it has not begun); a
-    /// terminate is cut short; a removal goes on, its stop hook shielded.
+    /// removal or unload goes on, its stop hook shielded.
     func cancel(_ id: Int, _ kind: Kind) {
-        switch kind {
-        case .terminate:
-            cutShort()
-        case .remove, .unload:
-            return
-        case .launch, .load, .reload:
-            let phase = state.withLock { state -> PhaseRun? in
-                state.cancelled.append(id)
-                return state.current?.id == id && state.phase?.phase != .stop ? state.phase : nil
-            }
-            phase?.interrupt()
+        guard kind.bringsUp else { return }
+        let phase = state.withLock { state -> PhaseRun? in
+            state.cancelled.append(id)
+            guard state.current?.id == id, case .phase(let phase) = state.waitingFor, phase.phase != .stop else { return nil }
+            return phase
         }
+        phase?.interrupt()
     }
 }
 
@@ -159,5 +217,16 @@ extension HostRequests.Kind {
         case .launch, .load, .reload: true
         case .remove, .unload, .terminate: false
         }
+    }
+}
+
+extension HostRequests.Shutdown {
+    /// Whether a stop was asked for.
+    var begun: Bool {
+        if case .none = self { false } else { true }
+    }
+
+    var isCutShort: Bool {
+        if case .cutShort = self { true } else { false }
     }
 }

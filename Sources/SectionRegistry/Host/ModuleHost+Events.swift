@@ -98,15 +98,19 @@ extension DispatchReport {
     ) -> (next: Int, stopped: Bool) where Event.Reply == Reply {
         var index = start
         while index < handlers.count {
-            do {
-                switch handlers[index].body {
-                case .replyingNow(let handle):
-                    append(reply: try handle(event))
-                case .direct, .deferred:
-                    return (index, false)
+            if !handlers[index].life.isAlive {
+                asked.append(.stopped)
+            } else {
+                do {
+                    switch handlers[index].body {
+                    case .replyingNow(let handle):
+                        append(reply: try handle(event))
+                    case .direct, .deferred:
+                        return (index, false)
+                    }
+                } catch {
+                    append(failure: error)
                 }
-            } catch {
-                append(failure: error)
             }
             index += 1
             if stopsAfter(asked[asked.count - 1]) { return (index, true) }

@@ -45,11 +45,15 @@ extension ModuleHost {
     /// - Returns: the names of the modules started, in start order.
     @discardableResult
     public func load(plugin path: String) async throws(HostError) -> [String] {
-        try await perform(.load) { host, id in await host.loadNow(plugin: path, request: id) }.get()
+        try await perform(.load, refused: .failure(HostError.calledFromHook("load(plugin:)").of(plugin: path))) { host, id in
+            await host.loadNow(plugin: path, request: id)
+        }.get()
     }
 
     private func loadNow(plugin path: String, request id: Int) async -> Result<[String], HostError> {
-        guard lifecycle.isRunning, !requests.isInterrupted(id, .load) else { return .failure(.notLaunched(plugin: path)) }
+        // Stopped while it waited for its turn: cancelled, as documented.
+        guard !requests.isInterrupted(id, .load) else { return .failure(HostError.cancelled(rollback: []).of(plugin: path)) }
+        guard lifecycle.isRunning else { return .failure(.notLaunched(plugin: path)) }
         do throws(HostError) {
             let library = try PluginLibrary.open(path, checkingWriters: !configuration.trustsPluginFiles)
             do throws(HostError) {
@@ -71,7 +75,7 @@ extension ModuleHost {
     ///
     /// - Returns: the names of the modules started, in start order.
     func load(_ modules: [ModuleDescriptor], from path: String) async throws(HostError) -> [String] {
-        try await perform(.load) { host, id -> Result<[String], HostError> in
+        try await perform(.load, refused: .failure(HostError.calledFromHook("load(plugin:)").of(plugin: path))) { host, id -> Result<[String], HostError> in
             do throws(HostError) {
                 return .success(try await host.bringUp(modules, from: path, request: id).started)
             } catch {
@@ -136,7 +140,9 @@ extension ModuleHost {
     ///   of other plugins come after its modules (nothing is stopped).
     @discardableResult
     public func unload(plugin path: String) async throws(HostError) -> [HookOutcome] {
-        try await perform(.unload) { host, _ in await host.unloadNow(plugin: path) }.get()
+        try await perform(.unload, refused: .failure(HostError.calledFromHook("unload(plugin:)").of(plugin: path))) { host, _ in
+            await host.unloadNow(plugin: path)
+        }.get()
     }
 
     private func unloadNow(plugin path: String) async -> Result<[HookOutcome], HostError> {

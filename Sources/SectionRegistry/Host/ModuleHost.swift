@@ -46,11 +46,9 @@ public actor ModuleHost {
     private var runs: [ModuleRun] = []
     /// The rank the next module created gets.
     private var nextRank = 0
-    /// Stop outcomes no ``terminate()`` has returned yet: a launch that a
-    /// stop interrupted leaves them for it.
-    private var unreportedStops: [HookOutcome] = []
-    /// How the shutdown went, once the host has stopped.
-    private(set) var shutdownOutcomes: [HookOutcome] = []
+    /// How the shutdown went, once the host has stopped (or what a launch
+    /// that the shutdown interrupted stopped again).
+    var shutdownOutcomes: [HookOutcome] = []
     /// Whether a failed launch is logged: not under ``main(configuration:)``,
     /// which reports it itself, once.
     private let logsLaunchFailure: Bool
@@ -125,7 +123,7 @@ public actor ModuleHost {
 
     /// Moves the host to `next` and publishes its status; the trace is
     /// written when the host is running and when it has stopped.
-    private func enter(_ next: HostLifecycle) {
+    func enter(_ next: HostLifecycle) {
         lifecycle = next
         let status = next.status
         statusBroadcast.publish(status)
@@ -142,14 +140,22 @@ public actor ModuleHost {
 
     /// Queues a request and waits for its result. The caller's cancellation
     /// reaches the request (``HostRequests/cancel(_:_:)``), never the engine.
+    ///
+    /// Asked from a hook of the request under way (or a handler such a hook
+    /// calls), the request would wait for itself: `refused` is returned at
+    /// once instead. Asked from a module's `run`, the engine knows it, and
+    /// never waits for that `run` to end while it performs the request.
     nonisolated func perform<Success: Sendable, Failure: Error>(
         _ kind: HostRequests.Kind,
+        refused: @autoclosure @Sendable () -> Result<Success, Failure>,
         _ body: @escaping @Sendable (isolated ModuleHost, _ request: Int) async -> Result<Success, Failure>
     ) async -> Result<Success, Failure> {
+        guard !requests.calledFromEngine else { return refused() }
         let id = requests.makeID()
+        let callerRun = requests.callingRun
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                submit(id, kind) { host in continuation.resume(returning: await body(host, id)) }
+                submit(id, kind, callerRun: callerRun) { host in continuation.resume(returning: await body(host, id)) }
             }
         } onCancel: {
             requests.cancel(id, kind)
@@ -157,9 +163,14 @@ public actor ModuleHost {
     }
 
     /// Queues a request nobody waits for.
-    nonisolated func submit(_ id: Int, _ kind: HostRequests.Kind, _ body: @escaping @Sendable (isolated ModuleHost) async -> Void) {
-        requests.submit(HostRequests.Request(id: id, kind: kind, perform: body)) {
-            Task { await self.serve() }
+    nonisolated func submit(
+        _ id: Int, _ kind: HostRequests.Kind, callerRun: ModuleLife? = nil,
+        _ body: @escaping @Sendable (isolated ModuleHost) async -> Void
+    ) {
+        requests.submit(HostRequests.Request(id: id, kind: kind, callerRun: callerRun, perform: body)) {
+            // Whoever queued the first request, the engine is nobody's hook
+            // and nobody's run: its task says it is the engine.
+            Task { await RequestOrigin.$current.withValue(.engine(ObjectIdentifier(requests))) { await self.serve() } }
         }
     }
 
@@ -172,7 +183,7 @@ public actor ModuleHost {
     }
 
     /// Runs `phase` as the current request's, and keeps its records.
-    private func runPhase(_ phase: PhaseRun) async -> [HookRecord] {
+    func runPhase(_ phase: PhaseRun) async -> [HookRecord] {
         let start = ContinuousClock.now
         requests.enter(phase)
         let records = await phase.execute()
@@ -204,11 +215,15 @@ public actor ModuleHost {
     /// cancellation, and ``HostError`` (``HostError/Code/cancelled``) is
     /// thrown.
     public func launch() async throws(HostError) {
-        try await perform(.launch) { host, id in await host.launchNow(request: id) }.get()
+        try await perform(.launch, refused: .failure(.calledFromHook("launch()"))) { host, id in await host.launchNow(request: id) }.get()
     }
 
     private func launchNow(request id: Int) async -> Result<Void, HostError> {
-        guard case .idle = lifecycle else { return .failure(.alreadyLaunched) }
+        guard case .idle = lifecycle else {
+            // Stopped before it launched: a terminate() came first.
+            if case .stopped = lifecycle { return .failure(.cancelled(rollback: [])) }
+            return .failure(.alreadyLaunched)
+        }
         enter(.launching(nil))
         let clock = ContinuousClock()
         let start = clock.now
@@ -226,7 +241,7 @@ public actor ModuleHost {
         } catch {
             // A cancelled launch is no failure; bringUp said what it stopped.
             if error.code != .cancelled && logsLaunchFailure { shared.log(.error, error.description) }
-            if error.code == .cancelled && requests.stopRequested { unreportedStops = error.rollback }
+            if error.code == .cancelled && requests.shutdown.begun { shutdownOutcomes = error.rollback }
             enter(.launchFailed(error))
             return .failure(error)
         }
@@ -330,13 +345,13 @@ public actor ModuleHost {
     /// registered, stops `started` in reverse order, and says why.
     private func rollBack(_ started: [HostedModule], created: [HostedModule], because interruption: Interruption) async -> HostError {
         lifecycle.changeRoster { _ = $0.takeStarted(at: Set(started.map(\.position))) }
-        for module in created { shared.forget(module.name) }
+        for module in created { shared.forget(module.life) }
         let rollback = await stop(started.reversed())
         switch interruption {
         case .cancelled:
-            let stopped = rollback.isEmpty ? "no module had started" : "stopped again: \(rollback.map(\.module).joined(separator: ", "))"
-            shared.log(.info, "SectionRegistry: launch cancelled; \(stopped)")
-            return .cancelled(rollback: rollback)
+            let error = HostError.cancelled(rollback: rollback)
+            shared.log(.info, "SectionRegistry: launch cancelled; \(error.stoppedAgain)")
+            return error
         case .failed(let module, let phase, let cause):
             return .moduleFailed(module, in: phase, error: cause, rollback: rollback)
         }
@@ -348,33 +363,27 @@ public actor ModuleHost {
     /// each in a task of the host's, kept until the module stops.
     private func startRuns(of modules: [HostedModule]) {
         for module in modules where module.hasRunHook {
-            runs.append(ModuleRun(module) { outcome in self.runFailed(outcome) })
+            runs.append(ModuleRun(module, origin: .run(ObjectIdentifier(requests), module.life)) { outcome in self.runFailed(outcome) })
         }
     }
 
-    /// A module's `run` failed: the host shuts down at once, in its turn.
-    private nonisolated func runFailed(_ outcome: HookOutcome) {
-        failedRuns.withLock { $0.append(outcome) }
-        shared.log.record(outcome)
-        shared.log(.error, "SectionRegistry: module '\(outcome.module)' failed in run, stopping every module: \(outcome.resultDetail)",
-                   module: outcome.module, phase: .run)
-        requests.requestStop()
-        submit(requests.makeID(), .terminate) { host in _ = await host.terminateNow() }
-    }
-
     /// Cancels the `run`s of `modules` and waits for them to return, all
-    /// within one ``HostConfiguration/stopTimeLimit``.
+    /// within one ``HostConfiguration/stopTimeLimit``; a second stop ends
+    /// the wait at once. The `run` that asked for the request under way,
+    /// if one did, is cancelled but not waited for: it waits for that
+    /// request.
     ///
     /// - Returns: the `run`s that did not return in time, cut off.
-    private func endRuns(of modules: [HostedModule]) async -> [HookOutcome] {
+    func endRuns(of modules: [HostedModule]) async -> [HookOutcome] {
         guard !runs.isEmpty else { return [] }
         var stopping = [Bool](repeating: false, count: (modules.map(\.position).max() ?? -1) + 1)
         for module in modules { stopping[module.position] = true }
         let ending = runs.filter { $0.module.position < stopping.count && stopping[$0.module.position] }
         guard !ending.isEmpty else { return [] }
         runs.removeAll { $0.module.position < stopping.count && stopping[$0.module.position] }
+        requests.enter(endingRuns: ending)
         let deadline = ContinuousClock.now + configuration.stopTimeLimit
-        return await ModuleRun.end(ending, by: deadline)
+        return await ModuleRun.end(ending, by: deadline, notAwaited: requests.currentCallerRun)
     }
 
     // MARK: Reload, removal, shutdown
@@ -387,7 +396,14 @@ public actor ModuleHost {
     /// and the one running is cancelled and cut off at once.
     @discardableResult
     public func reload() async -> [HookOutcome] {
-        await perform(.reload) { host, id in Result<_, Never>.success(await host.reloadNow(request: id)) }.get()
+        await perform(.reload, refused: .success(refusedReload())) { host, id in Result<_, Never>.success(await host.reloadNow(request: id)) }.get()
+    }
+
+    /// A reload asked from a hook of the request under way: it would wait
+    /// for itself. Nothing is reloaded; the log says why.
+    private nonisolated func refusedReload() -> [HookOutcome] {
+        shared.log(.warning, "SectionRegistry: \(HostError.calledFromHook("reload()").message); nothing was reloaded")
+        return []
     }
 
     func reloadNow(request id: Int) async -> [HookOutcome] {
@@ -405,7 +421,7 @@ public actor ModuleHost {
     ///   come after it.
     @discardableResult
     public func remove(_ name: String) async throws(HostError) -> HookOutcome {
-        try await perform(.remove) { host, _ in await host.removeNow(name) }.get()
+        try await perform(.remove, refused: .failure(.calledFromHook("remove(\"\(name)\")"))) { host, _ in await host.removeNow(name) }.get()
     }
 
     private func removeNow(_ name: String) async -> Result<HookOutcome, HostError> {
@@ -415,72 +431,8 @@ public actor ModuleHost {
         let dependents = roster.runningDependents(of: CollectionOfOne(module.position))
         guard dependents.isEmpty else { return .failure(.hasDependents(name, dependents: dependents.map(\.name))) }
         lifecycle.changeRoster { _ = $0.takeStarted(at: CollectionOfOne(module.position)) }
-        shared.forget(name)
+        shared.forget(module.life)
         return .success(await stop([module]).last!)
-    }
-
-    /// Stops every running module: cancels every `run` and waits for them,
-    /// then calls the stop hooks in reverse start order, each within
-    /// ``HostConfiguration/stopTimeLimit`` (10 seconds by default; past it
-    /// the hook is cancelled and shutdown goes on), and forgets the modules.
-    ///
-    /// A launch, load or reload under way is interrupted first (the launch
-    /// or load fails with ``HostError/Code/cancelled`` and stops what it
-    /// started); a removal or unload under way is waited for. If the calling
-    /// task is cancelled (a second SIGTERM in ``run()``), the stop hook
-    /// running is cut off and the others are skipped.
-    ///
-    /// - Returns: how each module stopped, in the order stopped (what an
-    ///   interrupted launch stopped, if this call interrupted it); a later
-    ///   call returns once the first is done, with nothing.
-    @discardableResult
-    public func terminate() async -> [HookOutcome] {
-        requests.requestStop()
-        return await perform(.terminate) { host, _ in Result<_, Never>.success(await host.terminateNow()) }.get()
-    }
-
-    func terminateNow() async -> [HookOutcome] {
-        guard case .running(let roster) = lifecycle else {
-            defer { unreportedStops = [] }
-            return unreportedStops
-        }
-        enter(.stopping)
-        let outcomes = await stop(roster.started.reversed())
-        for plugin in roster.plugins {
-            plugin.library.close()
-        }
-        shutdownOutcomes = outcomes
-        let failures = failedRuns.withLock { $0 } + outcomes.filter(\.isFailure)
-        logShutdown(outcomes, failures: failures)
-        enter(.stopped(failures: failures))
-        return outcomes
-    }
-
-    /// The last line of a shutdown: the modules stopped, or what did not
-    /// stop cleanly.
-    private func logShutdown(_ outcomes: [HookOutcome], failures: [HookOutcome]) {
-        let stopped = { outcomes.filter { $0.phase == .stop && !$0.isFailure }.map(\.module).joined(separator: ", ") }
-        guard !failures.isEmpty else {
-            // ModuleHost.main says it at info; an app that terminates its
-            // host itself says what it likes.
-            shared.log(.debug, "SectionRegistry: stopped: \(stopped())")
-            return
-        }
-        let problems = failures.map { "\($0.module) \($0.phase) \($0.resultDetail)" }.joined(separator: "; ")
-        shared.log(.error, "SectionRegistry: stopped with \(failures.count) \(failures.count == 1 ? "failure" : "failures"): \(problems) (stopped cleanly: \(stopped().isEmpty ? "none" : stopped()))")
-    }
-
-    /// Ends the `run`s of `modules`, then forgets and stops them, in the
-    /// order given.
-    func stop(_ modules: [HostedModule]) async -> [HookOutcome] {
-        let runs = await endRuns(of: modules)
-        let phase = PhaseRun(.stop, of: modules, limit: configuration.stopTimeLimit, grace: configuration.stopTimeLimit,
-                             stopsAtFailure: false) { [shared] in shared.forget($0.name) }
-        let records = await runPhase(phase)
-        for (module, record) in zip(modules, records) where !record.ended {
-            shared.forget(module.name)  // skipped: not forgotten by the runner
-        }
-        return runs + Self.outcomes(of: phase, records)
     }
 
     // MARK: Reports

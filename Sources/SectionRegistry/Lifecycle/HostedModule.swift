@@ -19,6 +19,9 @@ final class HostedModule: Sendable {
 
     var name: String { descriptor.name }
 
+    /// Whether it is alive, and what it registered.
+    var life: ModuleLife { context.life }
+
     nonisolated(nonsending) func run(_ phase: LifecyclePhase) async throws {
         switch phase {
         case .setUp: try await instance.setUp(context)

@@ -8,8 +8,7 @@ public struct HookOutcome: Sendable, CustomStringConvertible {
         /// went on without it.
         case timedOut
         /// It was running when shutdown was cut short (a second SIGTERM or
-        /// SIGINT, or the cancellation of ``ModuleHost/terminate()``'s
-        /// caller), or when an interrupted launch stopped waiting for it: the
+        /// SIGINT), or when an interrupted launch stopped waiting for it: the
         /// host cancelled it and went on without it.
         case cutOff
         /// It was not called: shutdown was cut short before its turn.

@@ -82,6 +82,11 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
         case dependencyNotRunning
         /// No loaded plugin has the path ``HostError/plugin``.
         case notLoaded
+        /// A hook of the launch, load, reload or stop under way asked the
+        /// host for a request that would wait for that very request (it
+        /// waits for the hook): refused at once. ``HostError/reason`` names
+        /// the request.
+        case calledFromHook
     }
 
     /// What went wrong.
@@ -153,6 +158,10 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
 
     package static func cancelled(rollback: [HookOutcome]) -> HostError {
         HostError(.cancelled, rollback: rollback)
+    }
+
+    package static func calledFromHook(_ request: String) -> HostError {
+        HostError(.calledFromHook, reason: request)
     }
 
     package static func timeLimitExceeded(_ module: String, in phase: LifecyclePhase, limit: Duration) -> HostError {
@@ -248,6 +257,8 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
                 + "(it was removed, or its plugin unloaded); nothing was started: load '\(dependency ?? "")' again first"
         case .moduleFailed, .cancelled:
             return "plugin \(plugin) failed to launch: \(hostMessage)"
+        case .calledFromHook:
+            return "plugin \(plugin): \(hostMessage)"
         default:
             // invalidRegistry, invalidOrder: the registry error says what and how.
             return "plugin \(plugin): \(underlying.map(embedded) ?? "\(code)")"
@@ -262,7 +273,7 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
         case .moduleFailed:
             let cause = underlying.map(embedded) ?? "unknown error"
             // A run fails once every module started: the host stopped them all.
-            let stopped = phase == .run ? "stopped: \(rollback.map(\.module).joined(separator: ", "))" : stoppedAgain
+            let stopped = phase == .run ? Self.stopReport(rollback, clean: "stopped") : stoppedAgain
             return "module '\(name)' failed in \(phase.map { "\($0)" } ?? "a hook"): \(cause) (\(stopped))"
         case .cancelled:
             return "launch cancelled (\(stoppedAgain))"
@@ -273,6 +284,10 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
             return "cannot remove '\(name)': no running module has that name"
         case .hasDependents:
             return "cannot remove '\(name)': \(dependents.joined(separator: ", ")) come after it; remove them first"
+        case .calledFromHook:
+            return "\(reason ?? "a request") was called from a hook of the launch, load, reload or stop under way: "
+                + "it would wait for that request, which waits for the hook; ask from the module's run or an event handler, "
+                + "or once the request under way has returned"
         case .signalsInUse:
             return "another ModuleHost.run() in this process serves SIGTERM, SIGINT, SIGHUP, SIGUSR1 and SIGUSR2: "
                 + "set HostConfiguration.servesSignals to false for every host but one, and stop the others by cancelling the tasks that run them"
@@ -303,8 +318,19 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
     }
 
     /// What a failed launch stopped again.
-    private var stoppedAgain: String {
-        rollback.isEmpty ? "no module had started" : "stopped again: \(rollback.map(\.module).joined(separator: ", "))"
+    var stoppedAgain: String {
+        rollback.isEmpty ? "no module had started" : Self.stopReport(rollback, clean: "stopped again")
+    }
+
+    /// The modules whose stop hook completed, then what did not end
+    /// cleanly, from the results: a module is never called stopped because
+    /// it was on the list.
+    private static func stopReport(_ outcomes: [HookOutcome], clean: String) -> String {
+        let stopped = outcomes.filter { $0.phase == .stop && !$0.isFailure }.map(\.module)
+        let failed = outcomes.filter(\.isFailure).map { "\($0.module) \($0.phase) \($0.resultName)" }
+        let parts = [stopped.isEmpty ? nil : "\(clean): \(stopped.joined(separator: ", "))",
+                     failed.isEmpty ? nil : "not cleanly: \(failed.joined(separator: ", "))"]
+        return parts.compactMap { $0 }.joined(separator: "; ")
     }
 
     public var description: String { prefixedMessage }

@@ -67,7 +67,7 @@ extension ModuleHost {
                 return nil
             }
         } onCancel: {
-            self.stop(because: "the task running the host was cancelled")
+            self.beginShutdown(.cancelled)
         }
         if let launch { throw launch }
         if let failure = failedRuns.withLock({ $0.first }), case .failed(let error) = failure.result {
@@ -75,48 +75,70 @@ extension ModuleHost {
         }
     }
 
-    /// Serves `signals` until the stream ends; the broadcasts they ask for
-    /// run alongside, and are cancelled when it ends.
+    /// Serves `signals` until the stream ends. The broadcasts they ask for
+    /// run alongside, each in a task of its own: a shutdown cancels them,
+    /// and one whose handler ignores that is left behind and reported when
+    /// the stream ends, never waited for (a handler, like a hook, cannot
+    /// hold up the exit).
     private nonisolated func serve(_ signals: AsyncStream<Int32>) async {
-        await withDiscardingTaskGroup { broadcasts in
-            for await signal in signals {
-                let name = SignalStream.name(of: signal)
-                switch signal {
-                case SIGTERM, SIGINT:
-                    if !stop(because: name) {
-                        shared.log(.warning, "SectionRegistry: second \(name), cutting shutdown short: the stop hook running is cut off, the others are skipped")
-                        requests.cutShort()
-                    }
-                case SIGHUP where !requests.stopRequested:
-                    shared.log(.info, "SectionRegistry: \(name), reloading")
-                    let id = requests.makeID()
-                    submit(id, .reload) { host in _ = await host.reloadNow(request: id) }
-                case SIGUSR1 where !requests.stopRequested, SIGUSR2 where !requests.stopRequested:
-                    guard let event = configuration.userSignalEvents[signal == SIGUSR1 ? .usr1 : .usr2] else { continue }
-                    shared.log(.info, "SectionRegistry: \(name), broadcasting \(type(of: event))")
-                    broadcasts.addTask { await self.broadcastIgnoringReport(event) }
-                default:
-                    continue
-                }
+        let broadcasts = SignalBroadcasts()
+        for await signal in signals {
+            let name = SignalStream.name(of: signal)
+            let stopping = requests.shutdown.begun
+            switch signal {
+            case SIGTERM, SIGINT:
+                if !beginShutdown(.signal(name)) { cutShutdownShort(.signal(name)) }
+                broadcasts.cancelAll()
+            case SIGHUP where !stopping:
+                shared.log(.info, "SectionRegistry: \(name), reloading")
+                let id = requests.makeID()
+                submit(id, .reload) { host in _ = await host.reloadNow(request: id) }
+            case SIGUSR1 where !stopping, SIGUSR2 where !stopping:
+                guard let event = configuration.userSignalEvents[signal == SIGUSR1 ? .usr1 : .usr2] else { continue }
+                shared.log(.info, "SectionRegistry: \(name), broadcasting \(type(of: event))")
+                broadcasts.start(name) { await self.broadcastIgnoringReport(event) }
+            default:
+                continue
             }
-            broadcasts.cancelAll()
         }
-    }
-
-    /// Asks the host to stop, once: the launch, load or reload under way is
-    /// interrupted, and the modules are stopped in their turn.
-    ///
-    /// - Returns: whether this was the first stop asked for.
-    @discardableResult
-    nonisolated func stop(because reason: String) -> Bool {
-        guard requests.requestStop(announce: {
-            shared.log(.info, "SectionRegistry: \(reason), stopping modules in reverse start order")
-        }) else { return false }
-        submit(requests.makeID(), .terminate) { host in _ = await host.terminateNow() }
-        return true
+        let leftBehind = broadcasts.cancelAll()
+        if !leftBehind.isEmpty {
+            shared.log(.warning, "SectionRegistry: the broadcast of \(leftBehind.joined(separator: ", ")) did not end when cancelled: left behind")
+        }
     }
 
     private nonisolated func broadcastIgnoringReport(_ event: some ModuleEvent) async {
         _ = await broadcast(event)
+    }
+}
+
+/// The broadcasts that signals asked for, while they run.
+///
+/// Tasks of their own, not children of ``ModuleHost/run()``'s task, for the
+/// reason ``PhaseRun`` gives: a handler that ignores its cancellation must
+/// be left behind, and a child task cannot be.
+private final class SignalBroadcasts: Sendable {
+    private let running = Locked<(tasks: [Int: (signal: String, task: Task<Void, Never>)], next: Int)>(([:], 0))
+
+    /// Runs `broadcast`, asked for by the signal named `signal`.
+    func start(_ signal: String, _ broadcast: @escaping @Sendable () async -> Void) {
+        running.withLock { running in
+            let id = running.next
+            running.next += 1
+            running.tasks[id] = (signal, Task {
+                await broadcast()
+                self.running.withLock { _ = $0.tasks.removeValue(forKey: id) }
+            })
+        }
+    }
+
+    /// Cancels every broadcast still running.
+    ///
+    /// - Returns: the signals whose broadcasts still run.
+    @discardableResult
+    func cancelAll() -> [String] {
+        let tasks = running.withLock { Array($0.tasks.values) }
+        for (_, task) in tasks { task.cancel() }
+        return tasks.map(\.signal)
     }
 }

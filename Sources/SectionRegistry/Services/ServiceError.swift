@@ -18,6 +18,10 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible, PrefixedEr
         /// The factory of ``ServiceError/service``, registered by
         /// ``ServiceError/module``, threw ``ServiceError/underlying``.
         case creationFailed
+        /// ``ServiceError/module`` registered ``ServiceError/service`` after
+        /// it stopped: a hook or handler of it that the host left behind
+        /// past its time limit. Refused: nothing of a stopped module stays.
+        case moduleStopped
     }
 
     /// What went wrong.
@@ -66,6 +70,11 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible, PrefixedEr
         ServiceError(.creationFailed, service: service, module: module, underlying: error)
     }
 
+    /// `module` registered `service` after it stopped.
+    package static func moduleStopped(_ service: String, module: String) -> ServiceError {
+        ServiceError(.moduleStopped, service: service, module: module)
+    }
+
     package var message: String {
         switch code {
         case .duplicate:
@@ -76,6 +85,8 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible, PrefixedEr
                 + "register it in setUp of a module that '\(module)' comes after"
         case .cycle:
             return "service \(service), asked for by module '\(module)', needs itself to be created: break the cycle between the service factories"
+        case .moduleStopped:
+            return "module '\(module)' registered service \(service) after it stopped (a hook or handler left behind past its time limit): refused"
         case .creationFailed:
             let cause = underlying.map(embedded) ?? "unknown error"
             return "the factory of service \(service) in module '\(module)' failed: \(cause)"

@@ -45,19 +45,28 @@ final class ServiceRegistry: Sendable {
     /// Whether the current task holds ``creation``.
     @TaskLocal private static var createsShared = false
 
+    /// Registers `type` for `provider`, while it is alive.
+    ///
+    /// - Returns: `false` if the provider is no longer alive (nothing is
+    ///   registered); the first such refusal in `firstRefusal`.
     func register<Service: Sendable>(
         _ type: Service.Type,
-        by provider: String,
+        by provider: ModuleLife,
         lifetime: ServiceLifetime,
         make: @escaping @Sendable () throws -> Service
-    ) throws(ServiceError) {
-        let entry = Entry(name: String(reflecting: type), provider: provider, lifetime: lifetime, make: make)
-        let existing = entries.withLock { entries -> Entry? in
-            if let existing = entries[ObjectIdentifier(type)] { return existing }
-            entries[ObjectIdentifier(type)] = entry
-            return nil
+    ) throws(ServiceError) -> (accepted: Bool, firstRefusal: Bool) {
+        let entry = Entry(name: String(reflecting: type), provider: provider.moduleName, lifetime: lifetime, make: make)
+        var existing: Entry?
+        let registration = provider.register(service: ObjectIdentifier(type)) {
+            existing = entries.withLock { entries -> Entry? in
+                if let existing = entries[ObjectIdentifier(type)] { return existing }
+                entries[ObjectIdentifier(type)] = entry
+                return nil
+            }
+            return existing == nil
         }
-        if let existing { throw .duplicate(entry.name, registeredBy: existing.provider, again: provider) }
+        if let existing { throw .duplicate(entry.name, registeredBy: existing.provider, again: provider.moduleName) }
+        return registration
     }
 
     func resolve<Service: Sendable>(_ type: Service.Type, for requester: String) throws(ServiceError) -> Service {
@@ -108,11 +117,14 @@ final class ServiceRegistry: Sendable {
         return created
     }
 
-    /// Forgets the services `provider` registered; instances already handed
-    /// out stay with whoever holds them.
-    func removeServices(of provider: String) {
+    /// Forgets the services of `types` that `provider` registered;
+    /// instances already handed out stay with whoever holds them.
+    func removeServices(of provider: String, types: [ObjectIdentifier]) {
+        guard !types.isEmpty else { return }
         entries.withLock { entries in
-            entries = entries.filter { $0.value.provider != provider }
+            for type in types where entries[type]?.provider == provider {
+                entries[type] = nil
+            }
         }
     }
 }

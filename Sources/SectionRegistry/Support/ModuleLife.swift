@@ -10,9 +10,10 @@ import Synchronization
 /// module's handler only while it is alive; a registration from a module
 /// that is no longer alive (a hook or handler left behind past its limit)
 /// is refused.
+@usableFromInline
 final class ModuleLife: Sendable {
     let moduleName: String
-    private let alive = Atomic<Bool>(true)
+    @usableFromInline let alive = Atomic<Bool>(true)
     private let state = Mutex(State())
 
     private struct State {
@@ -44,7 +45,7 @@ final class ModuleLife: Sendable {
 
     // MARK: Alive
 
-    @inline(__always)
+    @inlinable
     var isAlive: Bool {
         alive.load(ordering: .acquiring)
     }
@@ -59,16 +60,22 @@ final class ModuleLife: Sendable {
         }
     }
 
-    /// Records a registration, if the module is alive; `false` (the caller
-    /// refuses it) otherwise. `true` in `firstRefusal` the first time only.
-    func register(handlerFor event: ObjectIdentifier? = nil, service: ObjectIdentifier? = nil) -> (accepted: Bool, firstRefusal: Bool) {
+    /// Registers something of the module's with `insert`, if the module is
+    /// alive, and records it (when `insert` says it was inserted) for
+    /// ``end()``. Refused when it is not alive: `firstRefusal` is `true`
+    /// the first time only, for one log line.
+    func register(
+        handlerFor event: ObjectIdentifier? = nil, service: ObjectIdentifier? = nil, _ insert: () -> Bool
+    ) -> (accepted: Bool, firstRefusal: Bool) {
         state.withLock { state in
-            // Under the lock: end() takes the lists under it too, so a
-            // registration is either in them or refused, never lost.
+            // Inserted under this lock: end() takes the lists under it too,
+            // so a registration is either in them, and forgotten with the
+            // module, or refused; never left behind.
             guard isAlive else {
                 defer { state.refusalLogged = true }
                 return (false, !state.refusalLogged)
             }
+            guard insert() else { return (true, false) }
             if let event, !state.handlerEvents.contains(event) { state.handlerEvents.append(event) }
             if let service { state.services.append(service) }
             return (true, false)

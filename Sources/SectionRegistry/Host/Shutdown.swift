@@ -1,0 +1,188 @@
+// The host's shutdown, in one place.
+//
+// Walk-through: SIGTERM reaches `ModuleHost.run()`'s signal loop
+// (Process/ModuleHost+Run.swift), which calls `beginShutdown(.signal)`.
+// That is the one entry, whatever the reason (a signal, `terminate()`, a
+// `run` that failed, the cancellation of the task running the host, a
+// ServiceGroup's graceful shutdown):
+//
+// 1. `HostRequests.requestStop` moves the shutdown state from `none` to
+//    `requested` (a later stop finds it moved and does nothing more): the
+//    launch, load or reload under way is interrupted, its running hook
+//    cancelled, and it rolls back what it started; no bring-up begins after.
+// 2. A terminate request is queued. In its turn, `terminateNow` publishes
+//    `stopping`, then `stop` takes every started module, in reverse start
+//    order: their `run`s are ended (cancelled, and awaited within one
+//    `stopTimeLimit`), then each module is forgotten (its life ends: no
+//    handler of it is called again, nothing it registers is accepted) and its
+//    stop hook called, each within `stopTimeLimit`.
+// 3. `stopped` is published, with what did not end cleanly; `run()` returns.
+//
+// A second SIGTERM or SIGINT calls `cutShutdownShort`: the state becomes
+// `cutShort`, and whatever the shutdown waits for (`run`s, or a stop hook)
+// is given up at once; the stop hooks not yet called are skipped.
+//
+// Words, used with these meanings only:
+// - stop (a module): end its `run`, forget it, call its stop hook.
+// - shutdown: stopping every module, once, for the host's life.
+// - interrupt: what a shutdown does to a bring-up (launch, load, reload).
+// - roll back: stop what an interrupted or failed bring-up started.
+// - cut short: a second stop; cut off: a hook or `run` the host stopped
+//   waiting for; skipped: a stop hook never called.
+// - forget: end a module's life and drop what it registered.
+
+/// Why the host stops.
+enum StopReason: Sendable, CustomStringConvertible {
+    /// SIGTERM or SIGINT, by name.
+    case signal(String)
+    /// ``ModuleHost/terminate()`` from the program.
+    case terminate
+    /// ``ModuleHost/terminate()`` from inside the host: a hook, a handler a
+    /// hook calls, or the `run` of the module named, if one is.
+    case terminateFromModule(String?)
+    /// A module's `run` failed.
+    case runFailed(String)
+    /// The task running ``ModuleHost/run()`` was cancelled.
+    case cancelled
+
+    var description: String {
+        switch self {
+        case .signal(let name): name
+        case .terminate: "terminate()"
+        case .terminateFromModule(let module?): "terminate() from module '\(module)'"
+        case .terminateFromModule(nil): "terminate() from a hook"
+        case .runFailed(let module): "module '\(module)' failed in run"
+        case .cancelled: "the task running the host was cancelled"
+        }
+    }
+}
+
+extension ModuleHost {
+    /// Stops every running module: ends every `run` (cancelled, and awaited),
+    /// then calls the stop hooks in reverse start order, each within
+    /// ``HostConfiguration/stopTimeLimit`` (10 seconds by default; past it
+    /// the hook is cancelled and shutdown goes on), and forgets the modules.
+    ///
+    /// A launch, load or reload under way is interrupted first (the launch
+    /// or load fails with ``HostError/Code/cancelled`` and stops what it
+    /// started); a removal or unload under way is waited for. Called before
+    /// ``launch()``, the host stops without launching: its status is final.
+    ///
+    /// **From a module** (one of its hooks, its `run`, or a handler either
+    /// calls), the shutdown begins and this returns at once, with no
+    /// outcomes: the shutdown waits for that very hook or `run` to end. So
+    /// an admin endpoint or a worker that hits a fatal condition calls it
+    /// and returns; under ``main(configuration:)`` the process exits 0 once
+    /// every module stopped cleanly.
+    ///
+    /// If the calling task is cancelled, this stops waiting and returns what
+    /// it knows (nothing); the shutdown goes on. Only a second SIGTERM or
+    /// SIGINT cuts it short.
+    ///
+    /// - Returns: how each module stopped, in the order stopped (what an
+    ///   interrupted launch stopped, if this call interrupted it), to the
+    ///   call that began the shutdown; a later call returns once it is done,
+    ///   with nothing.
+    @discardableResult
+    public func terminate() async -> [HookOutcome] {
+        let caller = requests.callingRun?.moduleName
+        let fromModule = requests.calledFromInside
+        let began = beginShutdown(fromModule ? .terminateFromModule(caller) : .terminate)
+        guard !fromModule else { return [] }
+        for await status in statusUpdates where status.isFinal { break }
+        return began && status.isFinal ? shutdownOutcomes : []
+    }
+
+    /// The one entry of every shutdown: asks the host to stop for `reason`,
+    /// once; the first call queues the terminate that stops the modules.
+    ///
+    /// - Returns: whether this call began the shutdown.
+    @discardableResult
+    nonisolated func beginShutdown(_ reason: StopReason) -> Bool {
+        let first = requests.requestStop(reason) {
+            switch reason {
+            case .terminate:
+                // The program asked: it knows, and says what it likes.
+                shared.log(.debug, "SectionRegistry: terminate(), stopping modules in reverse start order")
+            case .runFailed:
+                break  // runFailed said it, with the error
+            case .signal, .terminateFromModule, .cancelled:
+                shared.log(.info, "SectionRegistry: \(reason), stopping modules in reverse start order")
+            }
+        }
+        guard first else { return false }
+        submit(requests.makeID(), .terminate) { host in await host.terminateNow() }
+        return true
+    }
+
+    /// A second stop: every wait left in the shutdown ends at once (the
+    /// `run`s not yet ended and the stop hook running are cut off), and the
+    /// stop hooks not yet called are skipped.
+    nonisolated func cutShutdownShort(_ reason: StopReason) {
+        shared.log(.warning, "SectionRegistry: second \(reason), cutting shutdown short: what still runs is cut off, the stop hooks left are skipped")
+        requests.cutShort(reason)
+    }
+
+    /// A module's `run` failed: the host shuts down. The error is logged
+    /// here, once; the last line of the shutdown names the module only.
+    nonisolated func runFailed(_ outcome: HookOutcome) {
+        failedRuns.withLock { $0.append(outcome) }
+        shared.log(.error, "SectionRegistry: module '\(outcome.module)' failed in run, stopping every module: \(outcome.resultDetail)",
+                   module: outcome.module, phase: .run, duration: outcome.duration)
+        beginShutdown(.runFailed(outcome.module))
+    }
+
+    /// The terminate request, in its turn: stops every started module and
+    /// publishes the final status. A launch the shutdown interrupted has
+    /// stopped what it started already; a host never launched just stops.
+    func terminateNow() async {
+        switch lifecycle {
+        case .running(let roster):
+            enter(.stopping)
+            let outcomes = await stop(roster.started.reversed())
+            for plugin in roster.plugins {
+                plugin.library.close()
+            }
+            shutdownOutcomes = outcomes
+            let failures = failedRuns.withLock { $0 } + outcomes.filter(\.isFailure)
+            logShutdown(outcomes, failures: failures)
+            enter(.stopped(failures: failures))
+        case .idle:
+            enter(.stopped(failures: []))
+        case .launching, .stopping, .stopped, .launchFailed:
+            break
+        }
+    }
+
+    /// The last line of a shutdown: the modules stopped, or what did not
+    /// stop cleanly.
+    private func logShutdown(_ outcomes: [HookOutcome], failures: [HookOutcome]) {
+        let failed = Set(failures.map(\.module))
+        let stopped = { outcomes.filter { $0.phase == .stop && !$0.isFailure && !failed.contains($0.module) }.map(\.module).joined(separator: ", ") }
+        guard !failures.isEmpty else {
+            // ModuleHost.main says it at info; an app that terminates its
+            // host itself says what it likes.
+            shared.log(.debug, "SectionRegistry: stopped: \(stopped())")
+            return
+        }
+        // A failed run's error was logged when it failed: named only.
+        let problems = failures.map { failure in
+            if failure.phase == .run, case .failed = failure.result { return "\(failure.module) run failed (logged above)" }
+            return "\(failure.module) \(failure.phase) \(failure.resultDetail)"
+        }.joined(separator: "; ")
+        shared.log(.error, "SectionRegistry: stopped with \(failures.count) \(failures.count == 1 ? "failure" : "failures"): \(problems) (stopped cleanly: \(stopped().isEmpty ? "none" : stopped()))")
+    }
+
+    /// Stops `modules`, in the order given: ends their `run`s, then forgets
+    /// each and calls its stop hook.
+    func stop(_ modules: [HostedModule]) async -> [HookOutcome] {
+        let runs = await endRuns(of: modules)
+        let phase = PhaseRun(.stop, of: modules, limit: configuration.stopTimeLimit, grace: configuration.stopTimeLimit,
+                             stopsAtFailure: false) { [shared] in shared.forget($0.life) }
+        let records = await runPhase(phase)
+        for (module, record) in zip(modules, records) where !record.ended {
+            shared.forget(module.life)  // skipped: not forgotten by the runner
+        }
+        return runs + Self.outcomes(of: phase, records)
+    }
+}
