@@ -51,7 +51,7 @@ extension ModuleHost {
     }
 
     private func loadNow(plugin path: String, request id: Int) async -> Result<[String], HostError> {
-        // Stopped while it waited for its turn: cancelled, as documented.
+        // Nothing is opened for a load that cannot happen.
         guard !requests.isInterrupted(id, .load) else { return .failure(HostError.cancelled(rollback: []).of(plugin: path)) }
         guard lifecycle.isRunning else { return .failure(.notLaunched(plugin: path)) }
         do throws(HostError) {
@@ -94,7 +94,9 @@ extension ModuleHost {
     private func bringUp(
         _ modules: [ModuleDescriptor], from path: String, request id: Int
     ) async throws(HostError) -> (positions: Range<Int>, started: [String]) {
-        guard let roster = lifecycle.roster, lifecycle.isRunning, !requests.isInterrupted(id, .load) else { throw .notLaunched(plugin: path) }
+        // Stopped while it waited for its turn: cancelled, as documented.
+        guard !requests.isInterrupted(id, .load) else { throw HostError.cancelled(rollback: []).of(plugin: path) }
+        guard let roster = lifecycle.roster, lifecycle.isRunning else { throw .notLaunched(plugin: path) }
         if let (name, owner) = roster.firstRegistered(among: modules) {
             throw .duplicateName(name, plugin: path, registeredBy: owner)
         }
