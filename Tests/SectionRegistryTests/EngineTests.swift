@@ -355,6 +355,38 @@ extension StressTests {
         #expect(journal.modules("stop") == ["A"])
     }
 
+    /// Issue 26, case 10: a SIGUSR1 handler that ignores its cancellation
+    /// is left behind and reported; the exit does not wait for it.
+    @Test func aUserSignalHandlerThatIgnoresCancellationIsLeftBehind() async throws {
+        let log = CapturedLog(logLevel: .warning)
+        let host = ModuleHost(registry: try declare([
+            scripted("A", journal: journal) { [journal] module in
+                module.onSetUp = { context in
+                    context.on(Ping.self) { _ in
+                        journal.add("handling Ping")
+                        await sleepIgnoringCancellation(.seconds(10))
+                        return "late"
+                    }
+                }
+            },
+        ]), configuration: testConfiguration {
+            $0.userSignalEvents[.usr1] = Ping(payload: 1)
+            $0.log = log.handler
+        })
+        let clock = ContinuousClock()
+        let signaller = Task {
+            await journal.waitFor("ready A")
+            kill(getpid(), SIGUSR1)
+            await journal.waitFor("handling Ping")
+            kill(getpid(), SIGTERM)
+            return clock.now
+        }
+        try await host.run()
+        let signalled = await signaller.value
+        #expect(signalled.duration(to: clock.now) < .seconds(5), "run() returned without waiting for the 10 s handler")
+        #expect(log.all.contains { $0.text == "SectionRegistry: the broadcast of SIGUSR1 did not end when cancelled: left behind" })
+    }
+
     /// The new user's first guess: a loop in `start`. SIGTERM during launch
     /// cancels it, so the process can be stopped.
     @Test func aLoopInStartEndsOnSIGTERM() async throws {

@@ -5,6 +5,8 @@ import Testing
 /// Launch, loads, removes, reloads, gathers and terminate issued from
 /// several tasks at once, with random hook delays and failures; after each
 /// run the engine's invariants must hold, whatever the interleaving was.
+/// Modules make requests of their own host too: from start, from a
+/// handler, from stop.
 @Suite struct InterleavingTests {
     /// One module of a run: its name and the modules it comes after.
     struct Planned {
@@ -19,6 +21,12 @@ import Testing
         var plugins: [[Planned]] = []
         var failing: Set<String> = []
         var delays: [String: Int] = [:]
+        /// Modules that make requests of their own host (issue 26): from
+        /// start (refused at once), from a handler (remove itself), from
+        /// stop (terminate, which returns at once).
+        var asksInStart: Set<String> = []
+        var removesItselfInHandler: Set<String> = []
+        var terminatesInStop: Set<String> = []
 
         init(seed: UInt64) {
             var random = SeededRandom(seed: seed)
@@ -42,22 +50,37 @@ import Testing
             for name in names {
                 if Int.random(in: 0..<12, using: &random) == 0 { failing.insert(name) }
                 delays[name] = Int.random(in: 0..<3, using: &random)
+                if Int.random(in: 0..<5, using: &random) == 0 { asksInStart.insert(name) }
+                if Int.random(in: 0..<6, using: &random) == 0 { removesItselfInHandler.insert(name) }
+                if Int.random(in: 0..<8, using: &random) == 0 { terminatesInStop.insert(name) }
             }
         }
 
-        func descriptors(_ modules: [Planned], journal: Journal) -> [ModuleDescriptor] {
+        func descriptors(_ modules: [Planned], journal: Journal, host: HostBox) -> [ModuleDescriptor] {
             modules.map { planned in
-                let delay = delays[planned.name] ?? 0
-                let fails = failing.contains(planned.name)
-                return scripted(planned.name, after: planned.after, concurrent: planned.after.isEmpty, journal: journal) { module in
+                let name = planned.name
+                let delay = delays[name] ?? 0
+                let fails = failing.contains(name)
+                let (asksInStart, removesItself, terminatesInStop) =
+                    (asksInStart.contains(name), removesItselfInHandler.contains(name), terminatesInStop.contains(name))
+                return scripted(name, after: planned.after, concurrent: planned.after.isEmpty, journal: journal) { module in
                     // A failing start throws before its "start" entry: the
                     // journal's "start NAME" means the host counts it started.
                     module.whileStarting = {
                         try await Task.sleep(for: .milliseconds(delay))
-                        if fails { throw ScriptError(module: planned.name, phase: .start) }
+                        if asksInStart { _ = await host.value.reload() }
+                        if fails { throw ScriptError(module: name, phase: .start) }
                     }
-                    module.whileStopping = { try await Task.sleep(for: .milliseconds(delay)) }
-                    module.onSetUp = { $0.on(Quick.self) { _ in 1 } }
+                    module.whileStopping = {
+                        try await Task.sleep(for: .milliseconds(delay))
+                        if terminatesInStop { await host.value.terminate() }
+                    }
+                    module.onSetUp = { context in
+                        context.on(Quick.self) { _ in
+                            if removesItself { _ = try? await host.value.remove(name) }
+                            return 1
+                        }
+                    }
                 }
             }
         }
@@ -83,8 +106,10 @@ import Testing
     func interleave(seed: UInt64) async throws -> [String] {
         let scenario = Scenario(seed: seed)
         let journal = Journal()
-        let host = ModuleHost(registry: try declare(scenario.descriptors(scenario.program, journal: journal)),
+        let box = HostBox()
+        let host = ModuleHost(registry: try declare(scenario.descriptors(scenario.program, journal: journal, host: box)),
                               configuration: testConfiguration())
+        box.set(host)
         var random = SeededRandom(seed: seed &* 7919)
         let removals = (0..<3).map { _ in scenario.program.randomElement(using: &random)!.name }
         let pauses = (0..<8).map { _ in Int.random(in: 0..<4, using: &random) }
@@ -97,7 +122,7 @@ import Testing
                 group.addTask {
                     if index > 0 { _ = await host.waitUntilRunning() }
                     try? await Task.sleep(for: .milliseconds(pauses[index]))
-                    _ = try? await host.load(scenario.descriptors(plugin, journal: journal), from: "plugin \(index)")
+                    _ = try? await host.load(scenario.descriptors(plugin, journal: journal, host: box), from: "plugin \(index)")
                 }
             }
             for (index, name) in removals.enumerated() {
