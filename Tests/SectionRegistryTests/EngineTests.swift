@@ -49,7 +49,7 @@ struct Jammed: Error, CustomStringConvertible {
 
     // MARK: The run hook
 
-    @Test func runBeginsOnceEveryModuleIsReadyAndEndsByCancellationBeforeTheStopHooks() async throws {
+    @Test func runBeginsOnceItsModuleStartedAndEndsByCancellationBeforeTheStopHooks() async throws {
         let host = ModuleHost(registry: try declare([
             scripted("Store", level: .service, journal: journal),
             working("Ticker", after: ["Store"], journal: journal),
@@ -57,7 +57,6 @@ struct Jammed: Error, CustomStringConvertible {
         ]), configuration: testConfiguration())
         try await host.launch()
         await journal.waitFor("run Ticker")
-        #expect(journal.entries.firstIndex(of: "ready Late")! < journal.entries.firstIndex(of: "run Ticker")!)
         let outcomes = await host.terminate()
         #expect(outcomes.map(\.module) == ["Late", "Ticker", "Store"])
         let entries = journal.entries

@@ -73,6 +73,9 @@ func asking(
             scripted("Store", level: .service, journal: journal),
             asking("Worker", journal: journal) { module in
                 module.work = { _ in
+                    // A run begins during the launch: a terminate() then
+                    // would cancel the launch. This one is for the running host.
+                    _ = await box.value.waitUntilRunning()
                     try await Task.sleep(for: .milliseconds(round * 3))
                     _ = await box.value.terminate()
                     try await Task.sleep(for: .seconds(60))  // until the shutdown cancels it
@@ -99,6 +102,7 @@ func asking(
             scripted("Store", level: .service, journal: journal),
             asking("Worker", journal: journal) { module in
                 module.work = { _ in
+                    _ = await box.value.waitUntilRunning()
                     try await Task.sleep(for: .milliseconds(round * 3))
                     let outcome = try await box.value.remove("Worker")
                     removed.withLock { $0 = outcome }

@@ -58,6 +58,15 @@ public struct HostConfiguration: Sendable {
     /// return, and a hook running when a launch or load is interrupted (then
     /// ``HookOutcome/Result/cutOff``).
     public var stopTimeLimit: Duration = .seconds(10)
+    /// How long the whole drain may take: 30 seconds by default, what
+    /// Kubernetes gives a pod between SIGTERM and SIGKILL. At shutdown (and
+    /// for ``ModuleHost/remove(_:)`` and ``ModuleHost/unload(plugin:)``) the
+    /// `run`s that watch for it are asked to finish, one after the other in
+    /// reverse start order; past this limit, those still running are
+    /// cancelled (each reported ``HookOutcome/Result/timedOut``: the
+    /// shutdown is not clean) and have ``stopTimeLimit`` to return. See
+    /// <doc:Lifecycle>.
+    public var drainTimeLimit: Duration = .seconds(30)
     /// How long each module may take to reload: 10 seconds by default. Past
     /// it, the reload hook is cancelled and ``ModuleHost/reload()`` goes on
     /// without it (the outcome says it timed out): a module stuck in reload

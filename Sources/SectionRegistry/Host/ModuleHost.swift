@@ -42,8 +42,10 @@ public actor ModuleHost {
     var lifecycle = HostLifecycle.idle
     /// Every phase run so far, with what each hook did, for ``timings``.
     private var phaseLog: [(phase: PhaseRun, records: [HookRecord])] = []
-    /// The `run` tasks of modules that have one, while they may run.
-    private var runs: [ModuleRun] = []
+    /// The `run` tasks of modules that have one, in the order they began,
+    /// while they may run. Locked, not the actor's: a run begins in the
+    /// start phase's runner, right after its module's start hook.
+    nonisolated let runs = Locked<[ModuleRun]>([])
     /// The rank the next module created gets.
     private var nextRank = 0
     /// How the shutdown went, once the host has stopped (or what a launch
@@ -290,12 +292,18 @@ public actor ModuleHost {
             stepRanges.append(startOrder.count..<startOrder.count + step.count)
             for position in step { startOrder.append(created[position - first]!) }
         }
-        let start = PhaseRun(.start, of: startOrder, steps: stepRanges, limit: configuration.startTimeLimit, grace: grace, stopsAtFailure: true)
+        let start = PhaseRun(.start, of: startOrder, steps: stepRanges, limit: configuration.startTimeLimit, grace: grace,
+                             stopsAtFailure: true, followUp: { module in try await self.beginRun(of: module) })
         let startRecords = await runPhase(start)
         var started: [HostedModule] = []
         started.reserveCapacity(startOrder.count)
         for (module, record) in zip(startOrder, startRecords) {
-            if case .completed = record.result { started.append(module) }
+            switch record.result {
+            // A run that failed before it was ready: its start hook
+            // returned, so the module is stopped again like the others.
+            case .completed, .failed(is RunFailure): started.append(module)
+            case .failed, .timedOut, .cutOff, .skipped: continue
+            }
         }
         lifecycle.changeRoster { roster in
             for module in started { roster.start(module) }
@@ -308,7 +316,15 @@ public actor ModuleHost {
         if let interruption = interruption(of: ready, await runPhase(ready), request: id, kind: kind) {
             throw await rollBack(started, created: modules, because: interruption)
         }
-        startRuns(of: started)
+        if let failure = joinRuns(of: started) {
+            throw await rollBack(started, created: modules, because: failure)
+        }
+    }
+
+    /// A module's `run` failed, or returned before it was ready, while its
+    /// module was starting: the launch fails in phase ``LifecyclePhase/run``.
+    private struct RunFailure: Error {
+        let error: any Error
     }
 
     /// Why a bring-up stops.
@@ -328,6 +344,8 @@ public actor ModuleHost {
             switch record.result {
             case .completed, .skipped:
                 continue
+            case .failed(let failure as RunFailure):
+                return .failed(module: module.name, phase: .run, error: failure.error)
             case .failed(let error):
                 return .failed(module: module.name, phase: phase.phase, error: error)
             case .timedOut:
@@ -359,31 +377,60 @@ public actor ModuleHost {
 
     // MARK: Long-running work
 
-    /// Starts the ``AppModule/run(_:)`` of each of `modules` that has one,
-    /// each in a task of the host's, kept until the module stops.
-    private func startRuns(of modules: [HostedModule]) {
-        for module in modules where module.hasRunHook {
-            runs.append(ModuleRun(module, origin: .run(ObjectIdentifier(requests), module.life)) { outcome in self.runFailed(outcome) })
+    /// Begins `module`'s ``AppModule/run(_:)``, if it has one, right after
+    /// its start hook returned: the modules that come after it may use
+    /// what its `run` serves. A module that reports readiness is waited for
+    /// here, as part of its start: the modules after it start once it is
+    /// ready.
+    ///
+    /// - Throws: ``RunFailure`` if the `run` fails or returns before it is
+    ///   ready.
+    private nonisolated func beginRun(of module: HostedModule) async throws {
+        guard module.hasRunHook else { return }
+        let run = ModuleRun(module, origin: .run(ObjectIdentifier(requests), module.life), bridge: { _, run in try await run() }) { outcome in
+            self.runFailed(outcome)
+        }
+        runs.withLock { $0.append(run) }
+        guard module.instance.runReportsReady else { return }
+        do {
+            try await run.ready()
+        } catch {
+            throw RunFailure(error: error)
         }
     }
 
-    /// Cancels the `run`s of `modules` and waits for them to return, all
-    /// within one ``HostConfiguration/stopTimeLimit``; a second stop ends
-    /// the wait at once. The `run` that asked for the request under way,
-    /// if one did, is cancelled but not waited for: it waits for that
-    /// request.
+    /// The `run`s of `modules` join the running host: from now on a failure
+    /// stops it.
     ///
-    /// - Returns: the `run`s that did not return in time, cut off.
+    /// - Returns: the first of them that failed while the launch went on.
+    private func joinRuns(of modules: [HostedModule]) -> Interruption? {
+        let begun = runs.withLock { runs in runs.filter { run in modules.contains { $0 === run.module } } }
+        for run in begun {
+            if case .failed(let error) = run.join() { return .failed(module: run.module.name, phase: .run, error: error) }
+        }
+        return nil
+    }
+
+    /// Ends the `run`s of `modules` (given in the order they stop: reverse
+    /// start order) and waits for them: drained one after the other within
+    /// one ``HostConfiguration/drainTimeLimit``, then cancelled within
+    /// ``HostConfiguration/stopTimeLimit``; a second stop ends the wait at
+    /// once. The `run` that asked for the request under way, if one did, is
+    /// cancelled but not waited for: it waits for that request.
+    ///
+    /// - Returns: the `run`s that did not end cleanly.
     func endRuns(of modules: [HostedModule]) async -> [HookOutcome] {
-        guard !runs.isEmpty else { return [] }
-        var stopping = [Bool](repeating: false, count: (modules.map(\.position).max() ?? -1) + 1)
-        for module in modules { stopping[module.position] = true }
-        let ending = runs.filter { $0.module.position < stopping.count && stopping[$0.module.position] }
+        var order = [Int](repeating: -1, count: (modules.map(\.position).max() ?? -1) + 1)
+        for (index, module) in modules.enumerated() { order[module.position] = index }
+        let stops = { (run: ModuleRun) in run.module.position < order.count && order[run.module.position] >= 0 }
+        let ending = runs.withLock { runs in
+            defer { runs.removeAll(where: stops) }
+            return runs.filter(stops)
+        }.sorted { order[$0.module.position] < order[$1.module.position] }
         guard !ending.isEmpty else { return [] }
-        runs.removeAll { $0.module.position < stopping.count && stopping[$0.module.position] }
         requests.enter(endingRuns: ending)
-        let deadline = ContinuousClock.now + configuration.stopTimeLimit
-        return await ModuleRun.end(ending, by: deadline, notAwaited: requests.currentCallerRun)
+        return await ModuleRun.end(ending, drainDeadline: .now + configuration.drainTimeLimit, cancelLimit: configuration.stopTimeLimit,
+                                   notAwaited: requests.currentCallerRun)
     }
 
     // MARK: Reload, removal, shutdown

@@ -42,6 +42,10 @@ final class PhaseRun: Sendable {
     private let stopsAtFailure: Bool
     /// Called in the runner right before each module's hook.
     private let prepare: (@Sendable (HostedModule) -> Void)?
+    /// Called in the runner right after each module's hook completes, as
+    /// part of it (its time and its limit): what must follow the hook
+    /// before the next module's begins.
+    private let followUp: (@Sendable (HostedModule) async throws -> Void)?
     /// The steps, for a phase that runs some hooks alongside each other.
     let steps: [Range<Int>]?
     private let state: Locked<State>
@@ -50,10 +54,12 @@ final class PhaseRun: Sendable {
     /// `modules` that run alongside each other; `nil`, one at a time).
     init(
         _ phase: LifecyclePhase, of modules: [HostedModule], steps: [Range<Int>]? = nil,
-        limit: Duration?, grace: Duration, stopsAtFailure: Bool, prepare: (@Sendable (HostedModule) -> Void)? = nil
+        limit: Duration?, grace: Duration, stopsAtFailure: Bool, prepare: (@Sendable (HostedModule) -> Void)? = nil,
+        followUp: (@Sendable (HostedModule) async throws -> Void)? = nil
     ) {
         self.phase = phase
         self.prepare = prepare
+        self.followUp = followUp
         self.modules = modules
         self.limit = limit
         self.grace = grace
@@ -207,7 +213,7 @@ final class PhaseRun: Sendable {
             guard state.withLock({ $0.begin(step, at: start, generation: generation, stopsAtFailure: stopsAtFailure) }) else { break }
             if step.count == 1 {
                 prepare?(modules[position])
-                let result = await Self.call(modules[position], phase)
+                let result = await Self.call(modules[position], phase, followUp: followUp)
                 let end = ContinuousClock.now
                 state.withLock { $0.finish(position, result, at: end, generation: generation) }
             } else {
@@ -215,7 +221,7 @@ final class PhaseRun: Sendable {
                     for member in step {
                         group.addTask {
                             self.prepare?(self.modules[member])
-                            let result = await Self.call(self.modules[member], self.phase)
+                            let result = await Self.call(self.modules[member], self.phase, followUp: self.followUp)
                             let end = ContinuousClock.now
                             self.state.withLock { $0.finish(member, result, at: end, generation: generation) }
                         }
@@ -229,9 +235,12 @@ final class PhaseRun: Sendable {
         }
     }
 
-    private static func call(_ module: HostedModule, _ phase: LifecyclePhase) async -> HookOutcome.Result {
+    private static func call(
+        _ module: HostedModule, _ phase: LifecyclePhase, followUp: (@Sendable (HostedModule) async throws -> Void)?
+    ) async -> HookOutcome.Result {
         do {
             try await module.run(phase)
+            try await followUp?(module)
             return .completed
         } catch {
             return .failed(error)

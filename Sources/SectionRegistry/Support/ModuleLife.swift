@@ -25,6 +25,10 @@ final class ModuleLife: Sendable {
         /// Whether a refused registration was logged already: once is enough.
         var refusalLogged = false
         var drain = Drain.notRequested(waiters: [:], handlers: [])
+        /// Whether the module's `run` looked for the drain request: only
+        /// then is it asked to drain, and waited for; a `run` that never
+        /// looked ends by cancellation, as it was written to.
+        var drainObserved = false
         var nextWaiter = 0
         var readiness = Readiness.notReported(waiter: nil)
     }
@@ -37,6 +41,8 @@ final class ModuleLife: Sendable {
     private enum Readiness {
         case notReported(waiter: CheckedContinuation<Void, Never>?)
         case reported
+        /// The `run` ended before it reported: nobody waits any more.
+        case abandoned
     }
 
     init(moduleName: String) {
@@ -85,7 +91,16 @@ final class ModuleLife: Sendable {
     // MARK: Drain
 
     var isDrainRequested: Bool {
-        state.withLock { if case .requested = $0.drain { true } else { false } }
+        state.withLock { state in
+            state.drainObserved = true
+            if case .requested = state.drain { return true } else { return false }
+        }
+    }
+
+    /// Whether the module's `run` looked for the drain request, with any of
+    /// ``isDrainRequested``, ``drainRequested()``, ``onDrainRequest(_:)``.
+    var observesDrain: Bool {
+        state.withLock { $0.drainObserved }
     }
 
     /// Asks the module's `run` to finish: wakes its waiters and calls its
@@ -104,6 +119,7 @@ final class ModuleLife: Sendable {
     /// cancelled.
     func drainRequested() async {
         let id = state.withLock { state in
+            state.drainObserved = true
             defer { state.nextWaiter += 1 }
             return state.nextWaiter
         }
@@ -129,6 +145,7 @@ final class ModuleLife: Sendable {
     /// Calls `handler` once when the drain is requested, at once if it was.
     func onDrainRequest(_ handler: @escaping @Sendable () -> Void) {
         let now = state.withLock { state -> Bool in
+            state.drainObserved = true
             guard case .notRequested(let waiters, var handlers) = state.drain else { return true }
             handlers.append(handler)
             state.drain = .notRequested(waiters: waiters, handlers: handlers)
@@ -149,15 +166,40 @@ final class ModuleLife: Sendable {
         waiter?.resume()
     }
 
-    /// Returns once the `run` has said it is ready. One waiter: the host.
+    /// Wakes the host's wait for readiness without it: the `run` ended
+    /// first. Later reports change nothing.
+    func endReadinessWait() {
+        state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard case .notReported(let waiter) = state.readiness else { return nil }
+            state.readiness = .abandoned
+            return waiter
+        }?.resume()
+    }
+
+    /// Whether the `run` said it is ready.
+    var isReady: Bool {
+        state.withLock { if case .reported = $0.readiness { true } else { false } }
+    }
+
+    /// Returns once the `run` has said it is ready, or ended (see
+    /// ``endReadinessWait()``), or the waiting task is cancelled. One
+    /// waiter: the host.
     func ready() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = state.withLock { state -> Bool in
-                guard case .notReported = state.readiness else { return true }
-                state.readiness = .notReported(waiter: continuation)
-                return false
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state -> Bool in
+                    guard case .notReported(nil) = state.readiness, !Task.isCancelled else { return true }
+                    state.readiness = .notReported(waiter: continuation)
+                    return false
+                }
+                if now { continuation.resume() }
             }
-            if now { continuation.resume() }
+        } onCancel: {
+            state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard case .notReported(let waiter?) = state.readiness else { return nil }
+                state.readiness = .notReported(waiter: nil)
+                return waiter
+            }?.resume()
         }
     }
 }
