@@ -56,10 +56,12 @@ func asking(
 /// Each case of the engine review (issue 26): a module that makes a
 /// request of its own host, and what a stop does to what is under way.
 /// Each is a race; each test runs rounds with varied timings.
-@Suite struct ModuleRequestTests {
+@Suite(.timeLimit(.minutes(3))) struct ModuleRequestTests {
     static let rounds = 0..<4
-    /// Long against what each case must take: a wait for it is the bug.
-    static let longLimit = Duration.seconds(5)
+    /// Far longer than the suite's time limit: a case that waits for it
+    /// (the bug each test is for) fails by that limit, whatever the load;
+    /// no test measures how long a case took.
+    static let longLimit = Duration.seconds(600)
 
     func outcomes(_ list: [HookOutcome]) -> [String] {
         list.map { "\($0.module) \($0.phase) \($0.resultName)" }
@@ -83,11 +85,8 @@ func asking(
             },
         ]), configuration: testConfiguration { $0.stopTimeLimit = Self.longLimit })
         box.set(host)
-        let clock = ContinuousClock()
-        let start = clock.now
         try await host.launch()
         #expect(await host.waitUntilFinal().isFinal)
-        #expect(start.duration(to: clock.now) < .seconds(2), "no wait for a time limit")
         guard case .stopped(let failures) = host.status else { return }
         #expect(failures.isEmpty, "\(failures)")
         #expect(journal.modules("stop") == ["Worker", "Store"])
@@ -110,11 +109,8 @@ func asking(
             },
         ]), configuration: testConfiguration { $0.stopTimeLimit = Self.longLimit })
         box.set(host)
-        let clock = ContinuousClock()
-        let start = clock.now
         try await host.launch()
-        while removed.withLock({ $0 }) == nil, start.duration(to: clock.now) < .seconds(10) { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(start.duration(to: clock.now) < .seconds(2), "no wait for a time limit")
+        while removed.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(5)) }
         #expect(removed.withLock { $0.map { "\($0.module) \($0.phase) \($0.resultName)" } } == "Worker stop completed")
         #expect(await host.runningModules == ["Store"])
         let shutdown = await host.terminate()
@@ -136,10 +132,7 @@ func asking(
         ]), configuration: testConfiguration { $0.stopTimeLimit = Self.longLimit })
         box.set(host)
         try await host.launch()
-        let clock = ContinuousClock()
-        let start = clock.now
         let shutdown = await host.terminate()
-        #expect(start.duration(to: clock.now) < .seconds(2))
         #expect(outcomes(shutdown) == ["Admin stop completed", "Store stop completed"])
     }
 
@@ -159,10 +152,7 @@ func asking(
             scripted("C", level: .late, journal: journal),
         ]), configuration: testConfiguration { $0.stopTimeLimit = Self.longLimit })
         box.set(host)
-        let clock = ContinuousClock()
-        let start = clock.now
         let error = await #expect(throws: HostError.self) { try await host.launch() }
-        #expect(start.duration(to: clock.now) < .seconds(2))
         #expect(error?.code == .cancelled)
         // B's start returned: B started, and is stopped again with A.
         #expect(outcomes(error?.rollback ?? []) == ["B stop completed", "A stop completed"])
@@ -201,10 +191,7 @@ func asking(
             },
         ]), configuration: testConfiguration { $0.startTimeLimit = nil })
         box.set(host)
-        let clock = ContinuousClock()
-        let start = clock.now
         try await host.launch()
-        #expect(start.duration(to: clock.now) < .seconds(2))
         #expect(refusals.withLock { $0 } == ["calledFromHook", "calledFromHook"])
         #expect(await host.runningModules == ["A", "Loader"])
         await host.terminate()
@@ -296,16 +283,13 @@ func asking(
         let journal = Journal()
         let host = ModuleHost(registry: try declare([
             working("Deaf", journal: journal) { while true { await sleepIgnoringCancellation(.seconds(60)) } },
-        ]), configuration: testConfiguration { $0.stopTimeLimit = .seconds(3) })
+        ]), configuration: testConfiguration { $0.stopTimeLimit = Self.longLimit })
         try await host.launch()
         await journal.waitFor("run Deaf")
-        let clock = ContinuousClock()
-        let start = clock.now
         async let shutdown = host.terminate()
         try await Task.sleep(for: .milliseconds(50 + round * 10))
         host.cutShutdownShort(.signal("SIGTERM"))
-        let result = await shutdown
-        #expect(start.duration(to: clock.now) < .seconds(1), "the second stop ended the wait")
+        let result = await shutdown  // the second stop ended the wait
         #expect(outcomes(result) == ["Deaf run cutOff", "Deaf stop skipped"])
     }
 

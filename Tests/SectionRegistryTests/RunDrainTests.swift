@@ -54,7 +54,7 @@ func draining(
 
 /// Issue 27: long-running work drains in dependency order, begins when its
 /// module has started, and may say when it is ready.
-@Suite struct RunDrainTests {
+@Suite(.timeLimit(.minutes(3))) struct RunDrainTests {
     let journal = Journal()
 
     func outcomes(_ list: [HookOutcome]) -> [String] {
@@ -87,10 +87,7 @@ func draining(
         ]), configuration: testConfiguration { $0.drainTimeLimit = .milliseconds(100) })
         try await host.launch()
         await journal.waitFor("run HTTP")
-        let clock = ContinuousClock()
-        let start = clock.now
         let shutdown = await host.terminate()
-        #expect(start.duration(to: clock.now) < .seconds(5))
         // HTTP took the whole drain: past the deadline, both runs were
         // cancelled; neither ended cleanly, Database never had its turn.
         #expect(outcomes(shutdown) == ["HTTP run timedOut", "Database run timedOut", "HTTP stop completed", "Database stop completed"])
@@ -102,17 +99,18 @@ func draining(
         let host = ModuleHost(registry: try declare([
             draining("Database", level: .service, journal: journal),
             draining("HTTP", level: .late, journal: journal) { $0.drain = { try await Task.sleep(for: .seconds(60)) } },
-        ]), configuration: testConfiguration { $0.drainTimeLimit = .seconds(30) })
+        ]), configuration: testConfiguration {
+            // Longer than the suite's time limit: only the second stop ends the drain.
+            $0.drainTimeLimit = .seconds(600)
+            $0.stopTimeLimit = .seconds(600)
+        })
         try await host.launch()
         await journal.waitFor("run HTTP")
-        let clock = ContinuousClock()
-        let start = clock.now
         async let shutdown = host.terminate()
         await journal.waitFor("drain HTTP")
         try await Task.sleep(for: .milliseconds(round * 5))
         host.cutShutdownShort(.signal("SIGTERM"))
         let result = await shutdown
-        #expect(start.duration(to: clock.now) < .seconds(5), "no wait for the 30 s drain")
         // Both runs were cancelled; what had not ended then is cut off, and
         // the stop hooks left are skipped.
         #expect(!journal.entries.contains("drained HTTP"))
@@ -193,13 +191,10 @@ func draining(
     @Test func aRunThatNeverLooksForTheDrainEndsByCancellationAsBefore() async throws {
         let host = ModuleHost(registry: try declare([
             working("Ticker", journal: journal),
-        ]), configuration: testConfiguration { $0.drainTimeLimit = .seconds(30) })
+        ]), configuration: testConfiguration { $0.drainTimeLimit = .seconds(600) })
         try await host.launch()
-        await journal.waitFor("run Ticker")
-        let clock = ContinuousClock()
-        let start = clock.now
+        await journal.waitFor("run Ticker")  // cancelled at once, or the suite's limit fails it
         let shutdown = await host.terminate()
-        #expect(start.duration(to: clock.now) < .seconds(5), "cancelled at once, not after the drain limit")
         #expect(outcomes(shutdown) == ["Ticker stop completed"])
         #expect(journal.entries.contains("cancelled Ticker"))
     }

@@ -132,7 +132,7 @@ final class HostRequests: Sendable {
 
     /// Makes `phase` what the current request waits for, interrupting or
     /// cutting it short at once if that was asked for already.
-    func enter(_ phase: PhaseRun) {
+    func waitsFor(_ phase: PhaseRun) {
         let (interrupt, cutShort) = state.withLock { state -> (Bool, Bool) in
             state.waitingFor = .phase(phase)
             guard let current = state.current else { return (false, false) }
@@ -147,7 +147,7 @@ final class HostRequests: Sendable {
 
     /// Makes `runs` what the current request waits for: a cut short ends
     /// the wait for each at once.
-    func enter(endingRuns runs: [ModuleRun]) {
+    func waitsFor(endingRuns runs: [ModuleRun]) {
         let cutShort = state.withLock { state in
             state.waitingFor = .runs(runs)
             return state.shutdown.isCutShort

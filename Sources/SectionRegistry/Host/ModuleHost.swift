@@ -13,14 +13,27 @@
 /// one at a time, to the end, in the order asked, so none sees another half
 /// done. A stop does not wait for its turn to act: ``terminate()`` (or a
 /// signal, or cancellation) interrupts the launch, load or reload under
-/// way, whose running hook is cancelled, and then stops what started. For
-/// any interleaving of requests:
+/// way, whose running hook is cancelled, and then stops what started.
+///
+/// **Modules may ask too**, from any hook, `run` or handler, and none of
+/// their requests waits for itself: ``terminate()`` from a module begins
+/// the shutdown and returns at once; a request from a hook of the request
+/// under way (a `load(plugin:)` from a start hook) is refused at once with
+/// ``HostError/Code/calledFromHook``; a request from a `run` never waits for
+/// that `run` to end (`remove(self)` from a `run` ends it and stops its
+/// module).
+///
+/// For any interleaving of requests:
 ///
 /// - a module starts only after every module it comes after has started;
 /// - each module that started is stopped once, in reverse start order, or
 ///   reported as timed out, cut off or skipped;
-/// - once the host has stopped, no hook, `run` or time limit of it runs,
-///   but a hook that ignored its cancellation, reported as such.
+/// - a module's handlers are called only while it is alive (created and
+///   not yet stopped or removed), and what it registers once it is not is
+///   refused;
+/// - once the host has stopped, no hook, `run`, handler or time limit of it
+///   runs, but a hook or handler that ignored its cancellation, reported
+///   as such.
 ///
 /// Event dispatch (``broadcast(_:)``, ``firstHandler(for:)``,
 /// ``gather(_:)``) does not take a turn: many tasks may dispatch at once,
@@ -172,13 +185,13 @@ public actor ModuleHost {
         requests.submit(HostRequests.Request(id: id, kind: kind, callerRun: callerRun, perform: body)) {
             // Whoever queued the first request, the engine is nobody's hook
             // and nobody's run: its task says it is the engine.
-            Task { await RequestOrigin.$current.withValue(.engine(ObjectIdentifier(requests))) { await self.serve() } }
+            Task { await RequestOrigin.$current.withValue(.engine(ObjectIdentifier(requests))) { await self.performRequests() } }
         }
     }
 
     /// The engine: performs the queued requests one at a time, and ends
     /// when none is left (the next request starts it again).
-    private func serve() async {
+    private func performRequests() async {
         while let request = requests.next() {
             await request.perform(self)
         }
@@ -187,7 +200,7 @@ public actor ModuleHost {
     /// Runs `phase` as the current request's, and keeps its records.
     func runPhase(_ phase: PhaseRun) async -> [HookRecord] {
         let start = ContinuousClock.now
-        requests.enter(phase)
+        requests.waitsFor(phase)
         let records = await phase.execute()
         phaseLog.append((phase, records))
         report(phase, records)
@@ -199,7 +212,9 @@ public actor ModuleHost {
     // MARK: Launch
 
     /// Creates the enabled modules and takes them through setUp, start and
-    /// ready, then starts the `run` of each module that has one.
+    /// ready; each module's `run`, if it has one, begins right after its
+    /// start hook (and, if it reports readiness, is ready before the modules
+    /// after it start).
     ///
     /// The start order is resolved first (`StartOrder`): with a cycle, a
     /// missing or disabled dependency, nothing is created. setUp and ready
@@ -428,7 +443,7 @@ public actor ModuleHost {
             return runs.filter(stops)
         }.sorted { order[$0.module.position] < order[$1.module.position] }
         guard !ending.isEmpty else { return [] }
-        requests.enter(endingRuns: ending)
+        requests.waitsFor(endingRuns: ending)
         return await ModuleRun.end(ending, drainDeadline: .now + configuration.drainTimeLimit, cancelLimit: configuration.stopTimeLimit,
                                    notAwaited: requests.currentCallerRun)
     }

@@ -8,12 +8,12 @@
 /// 2. ``start(_:)``: begin work; after the modules it comes after have
 ///    started, alongside others if its record says it may.
 /// 3. ``ready(_:)``: every module has started; in start order.
-/// 4. ``run(_:)``: the module's long-running work, from when every module
-///    is ready until shutdown cancels it.
+/// 4. ``run(_:)``: the module's long-running work, from right after its
+///    own start until shutdown asks it to finish (drain) or cancels it.
 /// 5. ``reload(_:)``: on SIGHUP or ``ModuleHost/reload()``.
 /// 6. ``stop(_:)``: in reverse start order, within a time limit, after
 ///    every `run` has ended; only for a module whose ``start(_:)``
-///    succeeded.
+///    returned.
 ///
 /// ```swift
 /// import SectionRegistry
@@ -48,23 +48,41 @@ public protocol AppModule: Sendable {
     nonisolated(nonsending) func ready(_ context: ModuleContext) async throws
 
     /// The module's long-running work: a loop that ticks, a server that
-    /// accepts connections. Shaped like swift-service-lifecycle's
-    /// `Service.run()`: run until the task is cancelled.
+    /// accepts connections, a client's connection pool. Shaped like
+    /// swift-service-lifecycle's `Service.run()`.
     ///
-    /// The host calls it once every module is ready, in a task of its own
-    /// per module that has one, and cancels that task at shutdown
-    /// (``ModuleHost/terminate()``, SIGTERM or SIGINT, the cancellation of
-    /// the task running ``ModuleHost/run()``) or when the module is removed
-    /// or its plugin unloaded; the module's ``stop(_:)`` is called once
-    /// `run` has returned, or after ``HostConfiguration/stopTimeLimit`` if
-    /// it ignores the cancellation (then reported as cut off). So a loop of
-    /// `try await Task.sleep(for:)` ends by itself.
+    /// The host calls it in a task of its own, right after this module's
+    /// ``start(_:)`` returns and before the modules that come after it
+    /// start: they may use what it serves (a migration in a dependent's
+    /// `start` needs the database client's `run` going). With
+    /// ``runReportsReady``, the modules after it start, and the host is
+    /// running, only once it called ``ModuleContext/reportReady()``.
+    ///
+    /// It ends at shutdown, or when its module is removed or its plugin
+    /// unloaded, in one of two ways (<doc:Lifecycle> tells the whole
+    /// shutdown):
+    ///
+    /// - **Drained**: a `run` that looks for the request
+    ///   (``ModuleContext/drainRequested()``, ``ModuleContext/onDrainRequest(_:)``,
+    ///   ``ModuleContext/isDrainRequested``; under the `ServiceLifecycle`
+    ///   trait, swift-service-lifecycle's graceful shutdown) is asked to
+    ///   finish its work and return, in reverse start order, each once the
+    ///   `run`s of the modules after it have ended, all within
+    ///   ``HostConfiguration/drainTimeLimit``.
+    /// - **Cancelled**: a `run` that never looks is cancelled in its turn;
+    ///   so a loop of `try await Task.sleep(for:)` ends by itself. Past the
+    ///   drain limit, what still runs is cancelled too.
+    ///
+    /// Then the module's ``stop(_:)`` is called. A `run` that ignores its
+    /// cancellation for ``HostConfiguration/stopTimeLimit`` is reported cut
+    /// off, and its module still stops.
     ///
     /// - A `run` that returns has finished its work; the module stays up
     ///   until shutdown.
-    /// - A `run` that throws while not cancelled is a failure: the host
-    ///   logs it, naming the module and the error, and shuts every module
-    ///   down gracefully; ``ModuleHost/run()`` then throws it and
+    /// - A `run` that throws while not cancelled is a failure: during the
+    ///   launch, the launch fails; afterwards, the host logs it, naming the
+    ///   module and the error, and shuts every module down;
+    ///   ``ModuleHost/run()`` then throws it and
     ///   ``ModuleHost/main(configuration:)`` exits with status 1.
     ///
     /// Modules that do not write it cost nothing: no task is made for them.

@@ -56,7 +56,7 @@ extension ModuleHost {
         defer { stream?.close() }
         let launch = await withTaskCancellationHandler {
             await withTaskGroup(of: Void.self) { group in
-                group.addTask { await self.serve(signals) }
+                group.addTask { await self.answer(signals) }
                 defer { signalSink.finish() }
                 do throws(HostError) {
                     try await self.launch()
@@ -75,12 +75,12 @@ extension ModuleHost {
         }
     }
 
-    /// Serves `signals` until the stream ends. The broadcasts they ask for
+    /// Answers `signals` until the stream ends. The broadcasts they ask for
     /// run alongside, each in a task of its own: a shutdown cancels them,
     /// and one whose handler ignores that is left behind and reported when
     /// the stream ends, never waited for (a handler, like a hook, cannot
     /// hold up the exit).
-    private nonisolated func serve(_ signals: AsyncStream<Int32>) async {
+    private nonisolated func answer(_ signals: AsyncStream<Int32>) async {
         let broadcasts = SignalBroadcasts()
         for await signal in signals {
             let name = SignalStream.name(of: signal)
