@@ -1,0 +1,60 @@
+// The bridge between the host's drain and swift-service-lifecycle's graceful
+// shutdown, both ways, under the `ServiceLifecycle` trait. Without the trait
+// both functions only call their body.
+#if ServiceLifecycle
+import ServiceLifecycle
+import ServiceLifecycleTestKit
+#endif
+
+/// Runs a module's `run` body so that swift-service-lifecycle's
+/// `gracefulShutdown()`, `cancelWhenGracefulShutdown` and
+/// `withGracefulShutdownHandler` inside it see the host's drain request for
+/// this module (`life`), and only that: a `try await app.run()` (Hummingbird)
+/// or `await client.run()` (PostgresClient) drains when the host asks, with
+/// no adapter code.
+///
+/// ServiceLifecycle keeps a graceful-shutdown manager in a task-local that
+/// only a `ServiceGroup` sets. There are two ways to set one for a run:
+///
+/// - A `ServiceGroup` of one service per run, with `triggerGracefulShutdown()`
+///   on drain: public, but each run then pays for an actor, a `Logger`, a
+///   task group with a child task for the service and one for the group's
+///   own events, and the group's rules on a service that returns (it ends
+///   the group), which the host already has.
+/// - The task-local itself, through `testGracefulShutdown { trigger in }` of
+///   the package's `ServiceLifecycleTestKit` product: the public wrapper of
+///   the `@_spi(TestKit)` manager. One manager (an object and its lock) and
+///   one task-local binding per run, no task, no actor; stable as the
+///   package's public API is (the `@_spi` it wraps is not ours to import).
+///
+/// The second is what this does. It binds a manager of the run's own, so a
+/// run never sees a graceful shutdown meant for the whole task tree (a host
+/// inside a `ServiceGroup`): the host drains its runs one by one, in reverse
+/// start order, and each run hears only its own turn.
+func withDrainAsGracefulShutdown(_ life: ModuleLife, _ body: @escaping @Sendable () async throws -> Void) async throws {
+    #if ServiceLifecycle
+    try await testGracefulShutdown { trigger in
+        life.onDrainRequest { trigger.triggerGracefulShutdown() }
+        try await body()
+    }
+    #else
+    try await body()
+    #endif
+}
+
+/// Runs `operation`, and calls `handler` if the task running it is shut down
+/// gracefully by a swift-service-lifecycle `ServiceGroup` (at once if it is
+/// already): how a group's graceful shutdown becomes the host's drain.
+/// Without the `ServiceLifecycle` trait, or outside a group, it only runs
+/// `operation`.
+func onGracefulShutdown<T>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ handler: @escaping @Sendable () -> Void,
+    operation: () async throws -> T
+) async rethrows -> T {
+    #if ServiceLifecycle
+    try await withGracefulShutdownHandler(isolation: isolation, operation: operation, onGracefulShutdown: handler)
+    #else
+    try await operation()
+    #endif
+}
