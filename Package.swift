@@ -73,7 +73,8 @@ let package = Package(
                 // testGracefulShutdown: the public way to give a module's
                 // run a graceful shutdown of its own (Integrations/ServiceLifecycle.swift).
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle", condition: .when(traits: ["ServiceLifecycle"])),
-                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging"])),
+                // ServiceGroup's tests need a Logger too.
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging", "ServiceLifecycle"])),
             ]
         ),
 
@@ -132,7 +133,13 @@ let package = Package(
         ),
         .testTarget(
             name: "SectionRegistryTests",
-            dependencies: ["SectionRegistry", "ModuleRecords", "CSectionRegistry", "TestModuleRecords", "ELFInspection"]
+            dependencies: [
+                "SectionRegistry", "ModuleRecords", "CSectionRegistry", "TestModuleRecords", "ELFInspection",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["ServiceLifecycle"])),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle", condition: .when(traits: ["ServiceLifecycle"])),
+                // ServiceGroup's tests need a Logger too.
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging", "ServiceLifecycle"])),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]
