@@ -54,7 +54,7 @@ if [ "$(runuser -u postgres -- psql -tAc "SELECT 1 FROM pg_database WHERE datnam
     runuser -u postgres -- createdb -O "$DATABASE_USER" "$DATABASE_NAME"
 fi
 # Each run starts from an empty table, created by Notes.start.
-runuser -u postgres -- psql -q -d "$DATABASE_NAME" -c "DROP TABLE IF EXISTS notes"
+runuser -u postgres -- psql -q -d "$DATABASE_NAME" -c "SET client_min_messages = warning; DROP TABLE IF EXISTS notes"
 
 echo "== wrk"
 command -v wrk >/dev/null || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y wrk; }
