@@ -152,6 +152,20 @@ final class RecordedLog: Sendable {
         }
     }
 
+    @Test func theHostsHandlerKeepsTheTypeOfTheOperationsError() async {
+        func missing() async throws(ServiceError) -> Int {
+            try await onGracefulShutdown({}) { () throws(ServiceError) -> Int in
+                throw .missing("Clock", requester: "Host", registered: [])
+            }
+        }
+        do {
+            _ = try await missing()
+            Issue.record("returned")
+        } catch {
+            #expect(error.code == .missing, "a ServiceError, not any Error")
+        }
+    }
+
     @Test func theHostIsAServiceOfAServiceGroupThatCancellationStops() async throws {
         let journal = Journal()
         let host = ModuleHost(registry: try declare([scripted("A", journal: journal), scripted("B", after: ["A"], journal: journal)]),

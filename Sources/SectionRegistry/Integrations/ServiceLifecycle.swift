@@ -46,15 +46,27 @@ func withDrainAsGracefulShutdown(_ life: ModuleLife, _ body: @escaping @Sendable
 /// gracefully by a swift-service-lifecycle `ServiceGroup` (at once if it is
 /// already): how a group's graceful shutdown becomes the host's drain.
 /// Without the `ServiceLifecycle` trait, or outside a group, it only runs
-/// `operation`.
-func onGracefulShutdown<T>(
+/// `operation`. Typed throws, so that `run() throws(HostError)` can wrap
+/// its body in it.
+func onGracefulShutdown<T, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
     _ handler: @escaping @Sendable () -> Void,
-    operation: () async throws -> T
-) async rethrows -> T {
+    operation: () async throws(Failure) -> T
+) async throws(Failure) -> T {
     #if ServiceLifecycle
-    try await withGracefulShutdownHandler(isolation: isolation, operation: operation, onGracefulShutdown: handler)
+    // withGracefulShutdownHandler rethrows untyped: the Result carries the
+    // error's type through it.
+    let result = await withGracefulShutdownHandler(isolation: isolation) { () async -> Result<T, Failure> in
+        do throws(Failure) {
+            return .success(try await operation())
+        } catch {
+            return .failure(error)
+        }
+    } onGracefulShutdown: {
+        handler()
+    }
+    return try result.get()
     #else
-    try await operation()
+    return try await operation()
     #endif
 }
