@@ -27,7 +27,9 @@ import ServiceLifecycleTestKit
 ///   one task-local binding per run, no task, no actor; stable as the
 ///   package's public API is (the `@_spi` it wraps is not ours to import).
 ///
-/// The second is what this does. It binds a manager of the run's own, so a
+/// The second is what this does: 1.5-2.3 us per run against 42-53 us for
+/// the group, measured with Swift 6.3.1 -O on 2 busy cores (see
+/// Servers.md). It binds a manager of the run's own, so a
 /// run never sees a graceful shutdown meant for the whole task tree (a host
 /// inside a `ServiceGroup`): the host drains its runs one by one, in reverse
 /// start order, and each run hears only its own turn.
