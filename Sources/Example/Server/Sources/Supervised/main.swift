@@ -17,7 +17,7 @@ struct ReloadOnHangup: Service {
     let host: ModuleHost
 
     func run() async throws {
-        for await _ in await UnixSignalsSequence(trapping: .sighup).cancelWhenGracefulShutdown() {
+        for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() {
             _ = await host.reload()
         }
     }
