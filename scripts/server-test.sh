@@ -14,7 +14,10 @@
 #   (d) the readiness line (HTTP's onServerRunning) comes after Hummingbird's
 #       bind line in the log;
 #   (e) with the port in use, the launch fails: exit status 1, the bind
-#       error in one log line.
+#       error in one log line;
+#   (f) the supervisor recipe (notes-supervised, the host in a ServiceGroup):
+#       GET /health (outside the modules) 200, SIGHUP reloads and the
+#       process lives on, SIGTERM ends it with exit status 0.
 # Prints each check's result and what it counted; any violation fails the
 # script (exit 1) after every check has run.
 set -euo pipefail
@@ -187,6 +190,34 @@ if [ "$status" = 1 ] && [ "$mentions" = 1 ]; then
     pass "(e) port in use: exit 1, the bind error on one line"
 else
     fail "(e) port in use: exit status $status, the bind error on $mentions lines"
+fi
+
+echo "== (f) the supervisor recipe, notes-supervised: SIGHUP reloads and never kills; SIGTERM ends the group, exit 0"
+admin=http://127.0.0.1:$((port + 1))
+PORT=$port ADMIN_PORT=$((port + 1)) "$(dirname "$server")/notes-supervised" >"$work/supervised.log" 2>&1 &
+pid=$!
+health=000
+for _ in $(seq 600); do
+    health=$(curl -s -o /dev/null -w '%{http_code}' "$admin/health" || true)
+    [ "$health" = 200 ] && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+done
+kill -HUP "$pid" 2>/dev/null || true
+sleep 1
+alive=no
+kill -0 "$pid" 2>/dev/null && alive=yes
+after=$(curl -s -o /dev/null -w '%{http_code}' "$admin/health" || true)
+kill -TERM "$pid" 2>/dev/null || true
+for _ in $(seq 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$pid" 2>/dev/null && { echo "not ended 30 s after SIGTERM: SIGKILL"; kill -KILL "$pid"; }
+wait_server
+tail -n 12 "$work/supervised.log"
+echo "GET /health before SIGHUP: $health; alive after SIGHUP: $alive; GET /health after: $after; exit status $status"
+if [ "$health" = 200 ] && [ "$alive" = yes ] && [ "$after" = 200 ] && [ "$status" = 0 ]; then
+    pass "(f) supervisor: health 200, SIGHUP reloaded (alive, health 200), SIGTERM exit 0"
+else
+    fail "(f) supervisor: health $health, alive after SIGHUP $alive, health after $after, exit status $status"
 fi
 
 echo "== server-test: ${#failures[@]} failed"
