@@ -37,6 +37,18 @@ let package = Package(
         // depends on this one.
         .plugin(name: "CheckModules", targets: ["CheckModules"]),
     ],
+    // Both off by default: a package that does not enable them resolves no
+    // package at all (a dependency used only under a disabled trait is not
+    // fetched), so "packages: none" holds for everyone else.
+    traits: [
+        .trait(name: "ServiceLifecycle", description: "ModuleHost is a swift-service-lifecycle Service; inside a module's run, gracefulShutdown() and its kin see the host's drain request."),
+        .trait(name: "Logging", description: "ModuleContext.logger, a swift-log Logger for the libraries a module drives; the host can log through a swift-log Logger."),
+        .default(enabledTraits: []),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
     targets: [
         // The record ABI, the APP_MODULE macro and the section anchor.
         .target(
@@ -55,7 +67,15 @@ let package = Package(
         // re-exports ModuleRecords.
         .target(
             name: "SectionRegistry",
-            dependencies: ["ModuleRecords", "CSectionRegistry"]
+            dependencies: [
+                "ModuleRecords", "CSectionRegistry",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["ServiceLifecycle"])),
+                // testGracefulShutdown: the public way to give a module's
+                // run a graceful shutdown of its own (Integrations/ServiceLifecycle.swift).
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle", condition: .when(traits: ["ServiceLifecycle"])),
+                // ServiceGroup's tests need a Logger too.
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging", "ServiceLifecycle"])),
+            ]
         ),
 
         // The example app: it depends on its features to link them, and
@@ -113,7 +133,13 @@ let package = Package(
         ),
         .testTarget(
             name: "SectionRegistryTests",
-            dependencies: ["SectionRegistry", "ModuleRecords", "CSectionRegistry", "TestModuleRecords", "ELFInspection"]
+            dependencies: [
+                "SectionRegistry", "ModuleRecords", "CSectionRegistry", "TestModuleRecords", "ELFInspection",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["ServiceLifecycle"])),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle", condition: .when(traits: ["ServiceLifecycle"])),
+                // ServiceGroup's tests need a Logger too.
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging", "ServiceLifecycle"])),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -117,6 +117,29 @@ struct HenEgg: Egg {}
         #expect(line.contains("Clock"), "it lists what is registered")
     }
 
+    @Test func codeOutsideTheModulesLooksUpTheirServicesThroughTheHost() async throws {
+        let host = ModuleHost(registry: try declare([
+            scripted("Provider", level: .service, journal: journal) {
+                $0.onSetUp = { try $0.register(Clock.self) { CountingClock() } }
+            },
+            lookUp("User", after: ["Provider"]) { "\(try $0.service(Clock.self).id)" },
+        ]), configuration: testConfiguration())
+        try await host.launch()
+        let clock = try host.service(Clock.self)
+        #expect(journal.entries.contains("User found \(clock.id)"), "the host finds the instance the modules share")
+        do {
+            _ = try host.service(Unregistered.self)
+            Issue.record("found a service no module registered")
+        } catch {
+            #expect(error.code == .missing)
+            #expect(error.module == "", "no module asked")
+            #expect(error.description.contains("code outside the modules asked for service"))
+            #expect(error.description.contains("Unregistered, which no module registered (registered: "))
+        }
+        _ = await host.terminate()
+        #expect(throws: ServiceError.self, "a stopped module's services are gone") { try host.service(Clock.self) }
+    }
+
     @Test func aServiceThatNeedsItselfIsACycleNotADeadlock() async throws {
         let host = ModuleHost(registry: try declare([
             scripted("Farm", level: .service, journal: journal) {

@@ -28,7 +28,8 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible, PrefixedEr
     public let code: Code
     /// The service type, fully qualified.
     public let service: String
-    /// The module that registered the service a second time, asked for it,
+    /// The module that registered the service a second time, asked for it
+    /// (empty when code outside the modules asked: ``ModuleHost/service(_:)``),
     /// or (``Code/creationFailed``) provides it.
     public let module: String
     /// The module that registered the service first.
@@ -49,6 +50,9 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible, PrefixedEr
         self.registered = registered
         self.underlying = underlying
     }
+
+    /// The requester of a lookup from outside the modules.
+    package static let outsideModules = ""
 
     /// `module` registered `service`, which `registeredBy` had registered.
     package static func duplicate(_ service: String, registeredBy: String, again module: String) -> ServiceError {
@@ -81,8 +85,14 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible, PrefixedEr
             return "service \(service) is registered twice, by module '\(registeredBy ?? "")' and by module '\(module)': register it in one module"
         case .missing:
             let known = registered.isEmpty ? "none is registered" : "registered: \(registered.joined(separator: ", "))"
+            if module == Self.outsideModules {
+                return "code outside the modules asked for service \(service), which no module registered (\(known)): "
+                    + "register it in setUp of a module, and look it up once the host has launched"
+            }
             return "module '\(module)' asked for service \(service), which no module registered (\(known)): "
                 + "register it in setUp of a module that '\(module)' comes after"
+        case .cycle where module == Self.outsideModules:
+            return "service \(service), asked for outside the modules, needs itself to be created: break the cycle between the service factories"
         case .cycle:
             return "service \(service), asked for by module '\(module)', needs itself to be created: break the cycle between the service factories"
         case .moduleStopped:

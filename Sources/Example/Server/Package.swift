@@ -1,0 +1,57 @@
+// swift-tools-version: 6.3
+// The server example: a Hummingbird 2 service that keeps notes in
+// PostgreSQL, made of four modules, each a Swift target and a one-line C
+// registration target. Its program, notes-server, is `await ModuleHost.main()`.
+//
+//     swift build --package-path Sources/Example/Server -c release
+//     PORT=8080 DATABASE_USER=notes DATABASE_PASSWORD=notes .build/release/notes-server
+//
+// SectionRegistry's two traits are on: ServiceLifecycle (a run written
+// plainly, `try await app.run()`, drains on the host's graceful shutdown)
+// and Logging (`context.logger` for Hummingbird and PostgresClient, whose
+// lines go to the host's log).
+import PackageDescription
+
+let sectionRegistry = Target.Dependency.product(name: "SectionRegistry", package: "SectionRegistry")
+let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
+let postgres = Target.Dependency.product(name: "PostgresNIO", package: "postgres-nio")
+
+/// A module: a Swift target, and a C target whose one `APP_MODULE` line
+/// registers it.
+func module(_ name: String, _ dependencies: [Target.Dependency]) -> [Target] {
+    [
+        .target(name: name, dependencies: [sectionRegistry, .target(name: "\(name)Registration")] + dependencies),
+        .target(name: "\(name)Registration", dependencies: [sectionRegistry], publicHeadersPath: "."),
+    ]
+}
+
+let package = Package(
+    name: "NotesServer",
+    products: [
+        .executable(name: "notes-server", targets: ["Server"]),
+        // The supervisor recipe: the host as one service of a ServiceGroup.
+        .executable(name: "notes-supervised", targets: ["Supervised"]),
+    ],
+    dependencies: [
+        .package(name: "SectionRegistry", path: "../../..", traits: ["ServiceLifecycle", "Logging"]),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        // Links the modules and imports none of them.
+        .executableTarget(name: "Server", dependencies: [sectionRegistry, "Routing", "Database", "Notes", "HTTP"]),
+        .executableTarget(name: "Supervised", dependencies: [
+            sectionRegistry, "Routing", "Database", "Notes", "HTTP", hummingbird, postgres,
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+    ]
+        + module("Routing", [hummingbird])
+        + module("Database", [postgres])
+        + module("Notes", ["Routing", hummingbird, postgres])
+        + module("HTTP", ["Routing", hummingbird]),
+    swiftLanguageModes: [.v6]
+)
