@@ -179,8 +179,7 @@ final class RecordedLog: Sendable {
         #expect(host.status.description == "stopped")
     }
 
-    @Test(.disabled("until ModuleHost.run() calls onGracefulShutdown (the engine's stop path)"))
-    func aServiceGroupsGracefulShutdownDrainsAndStopsTheHost() async throws {
+    @Test func aServiceGroupsGracefulShutdownDrainsAndStopsTheHost() async throws {
         let journal = Journal()
         let host = ModuleHost(registry: try declare([scripted("A", journal: journal), scripted("B", after: ["A"], journal: journal)]),
                               configuration: testConfiguration { $0.servesSignals = false })

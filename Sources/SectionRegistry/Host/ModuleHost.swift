@@ -402,7 +402,7 @@ public actor ModuleHost {
     ///   ready.
     private nonisolated func beginRun(of module: HostedModule) async throws {
         guard module.hasRunHook else { return }
-        let run = ModuleRun(module, origin: .run(ObjectIdentifier(requests), module.life), bridge: { _, run in try await run() }) { outcome in
+        let run = ModuleRun(module, origin: .run(ObjectIdentifier(requests), module.life), bridge: withDrainAsGracefulShutdown) { outcome in
             self.runFailed(outcome)
         }
         runs.withLock { $0.append(run) }
@@ -519,8 +519,17 @@ public actor ModuleHost {
             if case .completed = record.result { notable = everyHook || record.duration > threshold } else { notable = record.ended || phase.phase == .stop }
             guard notable else { continue }
             let outcome = HookOutcome(module: module.name, phase: phase.phase, result: record.result, duration: record.duration, start: record.start)
-            shared.log.record(outcome)
+            if !Self.endsBringUp(phase.phase, record.result) { shared.log.record(outcome) }
             shared.trace?.hook(outcome, lane: phase.steps?.first { $0.contains(position) }.map { position - $0.lowerBound } ?? 0)
+        }
+    }
+
+    /// Whether `result` of a hook of `phase` fails a launch or load: its
+    /// error tells it, once, so the hook's own line would say it twice.
+    private static func endsBringUp(_ phase: LifecyclePhase, _ result: HookOutcome.Result) -> Bool {
+        switch (phase, result) {
+        case (.setUp, .failed), (.start, .failed), (.ready, .failed), (.start, .timedOut): true
+        default: false
         }
     }
 }

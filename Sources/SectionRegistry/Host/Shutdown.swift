@@ -44,6 +44,9 @@ enum StopReason: Sendable, CustomStringConvertible {
     case runFailed(String)
     /// The task running ``ModuleHost/run()`` was cancelled.
     case cancelled
+    /// The swift-service-lifecycle `ServiceGroup` running the host shuts
+    /// down gracefully (the `ServiceLifecycle` trait).
+    case gracefulShutdown
 
     var description: String {
         switch self {
@@ -53,6 +56,7 @@ enum StopReason: Sendable, CustomStringConvertible {
         case .terminateFromModule(nil): "terminate() from a hook"
         case .runFailed(let module): "module '\(module)' failed in run"
         case .cancelled: "the task running the host was cancelled"
+        case .gracefulShutdown: "the ServiceGroup's graceful shutdown"
         }
     }
 }
@@ -106,7 +110,7 @@ extension ModuleHost {
                 shared.log(.debug, "SectionRegistry: terminate(), stopping modules in reverse start order")
             case .runFailed:
                 break  // runFailed said it, with the error
-            case .signal, .terminateFromModule, .cancelled:
+            case .signal, .terminateFromModule, .cancelled, .gracefulShutdown:
                 shared.log(.info, "SectionRegistry: \(reason), stopping modules in reverse start order")
             }
         }

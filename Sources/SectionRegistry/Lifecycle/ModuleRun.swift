@@ -47,7 +47,14 @@ final class ModuleRun: Sendable {
         task = Task {
             let result: HookOutcome.Result? = await RequestOrigin.$current.withValue(origin) {
                 do {
-                    try await bridge(module.life) { try await module.run(.run) }
+                    // Only a run that says it drains sees the request as
+                    // another library's graceful shutdown: the others pay
+                    // nothing, and end by cancellation as they were written to.
+                    if module.instance.runDrains {
+                        try await bridge(module.life) { try await module.run(.run) }
+                    } else {
+                        try await module.run(.run)
+                    }
                     return .completed
                 } catch where !Task.isCancelled {
                     return .failed(error)
@@ -112,8 +119,8 @@ final class ModuleRun: Sendable {
 
     /// Ends `runs`, given in reverse start order, and waits for them.
     ///
-    /// Each `run` that watches for the drain request (see
-    /// ``ModuleLife/observesDrain``) is asked to finish, and waited for,
+    /// Each `run` that drains (``AppModule/runDrains``, or it looked for the
+    /// request: ``ModuleLife/observesDrain``) is asked to finish, and waited for,
     /// before the one before it is asked: a server drains while the client
     /// it needs still runs. A `run` that does not watch is cancelled in its
     /// turn: cancellation is how it was written to end. Past
@@ -134,7 +141,7 @@ final class ModuleRun: Sendable {
             remaining = remaining.dropFirst()
             if run.module.life === notAwaited {
                 run.task.cancel()
-            } else if run.module.life.observesDrain {
+            } else if run.drains {
                 run.module.life.requestDrain()
                 if await !run.waitForEnd(until: drainDeadline) { drainedTooLong.append(run) }
             } else {
@@ -146,8 +153,8 @@ final class ModuleRun: Sendable {
         // run that watches for the drain and had to be cancelled did not
         // end cleanly, asked already or not.
         let unasked = remaining.filter { $0.module.life !== notAwaited }
-        drainedTooLong += unasked.filter { $0.module.life.observesDrain }
-        let late = drainedTooLong + unasked.filter { !$0.module.life.observesDrain }
+        drainedTooLong += unasked.filter(\.drains)
+        let late = drainedTooLong + unasked.filter { !$0.drains }
         for run in late { run.task.cancel() }
         let cancelDeadline = ContinuousClock.now + cancelLimit
         for run in late {
@@ -162,6 +169,12 @@ final class ModuleRun: Sendable {
 
     private func outcome(_ result: HookOutcome.Result) -> HookOutcome {
         HookOutcome(module: module.name, phase: .run, result: result, duration: start.duration(to: .now), start: start)
+    }
+
+    /// Whether it is asked to drain rather than cancelled: its module says
+    /// it drains, or it looked for the request.
+    private var drains: Bool {
+        module.instance.runDrains || module.life.observesDrain
     }
 
     private var isCutOff: Bool {

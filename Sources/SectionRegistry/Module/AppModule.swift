@@ -62,12 +62,12 @@ public protocol AppModule: Sendable {
     /// unloaded, in one of two ways (<doc:Lifecycle> tells the whole
     /// shutdown):
     ///
-    /// - **Drained**: a `run` that looks for the request
+    /// - **Drained**: the `run` of a module whose ``runDrains`` is `true`,
+    ///   or that looks for the request through its context
     ///   (``ModuleContext/drainRequested()``, ``ModuleContext/onDrainRequest(_:)``,
-    ///   ``ModuleContext/isDrainRequested``; under the `ServiceLifecycle`
-    ///   trait, swift-service-lifecycle's graceful shutdown) is asked to
-    ///   finish its work and return, in reverse start order, each once the
-    ///   `run`s of the modules after it have ended, all within
+    ///   ``ModuleContext/isDrainRequested``), is asked to finish its work
+    ///   and return, in reverse start order, each once the `run`s of the
+    ///   modules after it have ended, all within
     ///   ``HostConfiguration/drainTimeLimit``.
     /// - **Cancelled**: a `run` that never looks is cancelled in its turn;
     ///   so a loop of `try await Task.sleep(for:)` ends by itself. Past the
@@ -95,6 +95,17 @@ public protocol AppModule: Sendable {
     /// failure. `false` by default.
     var runReportsReady: Bool { get }
 
+    /// Whether ``run(_:)`` finishes its work and returns when the host asks
+    /// it to drain, rather than only when it is cancelled: a server that
+    /// finishes its requests in flight, a client that finishes its queries.
+    /// Then, at shutdown, it is asked and waited for (see ``run(_:)``);
+    /// under the `ServiceLifecycle` trait it sees the request as
+    /// swift-service-lifecycle's graceful shutdown, so a plain
+    /// `try await app.run()` (Hummingbird) or `await client.run()`
+    /// (PostgresNIO) drains. `false` by default: the `run` is cancelled in
+    /// its turn, unless it looks for the request through its context.
+    var runDrains: Bool { get }
+
     /// Re-reads configuration. A failure is reported and changes nothing else.
     nonisolated(nonsending) func reload(_ context: ModuleContext) async throws
 
@@ -119,6 +130,7 @@ extension AppModule {
     public nonisolated(nonsending) func reload(_ context: ModuleContext) async throws {}
     public nonisolated(nonsending) func stop(_ context: ModuleContext) async throws {}
     public var runReportsReady: Bool { false }
+    public var runDrains: Bool { false }
 }
 
 extension AppModule where RunResult == NoRunHook {

@@ -54,20 +54,24 @@ extension ModuleHost {
             ? try SignalStream(SignalStream.served) { signalSink.yield($0) }
             : nil
         defer { stream?.close() }
-        let launch = await withTaskCancellationHandler {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { await self.answer(signals) }
-                defer { signalSink.finish() }
-                do throws(HostError) {
-                    try await self.launch()
-                } catch {
-                    return error.code == .cancelled ? nil : error
+        // In a ServiceGroup (the ServiceLifecycle trait), the group's
+        // graceful shutdown is the host's; elsewhere this only runs the body.
+        let launch = await onGracefulShutdown({ self.beginShutdown(.gracefulShutdown) }) {
+            await withTaskCancellationHandler {
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask { await self.answer(signals) }
+                    defer { signalSink.finish() }
+                    do throws(HostError) {
+                        try await self.launch()
+                    } catch {
+                        return error.code == .cancelled ? nil : error
+                    }
+                    _ = await self.waitUntilFinal()
+                    return nil
                 }
-                _ = await self.waitUntilFinal()
-                return nil
+            } onCancel: {
+                self.beginShutdown(.cancelled)
             }
-        } onCancel: {
-            self.beginShutdown(.cancelled)
         }
         if let launch { throw launch }
         if let failure = failedRuns.withLock({ $0.first }), case .failed(let error) = failure.result {

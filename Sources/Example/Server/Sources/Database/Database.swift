@@ -10,6 +10,8 @@ import SectionRegistry
 /// module has started, so modules that come after can query in their `start`,
 /// and asks it to finish only once every module after this one has drained.
 struct Database: AppModule {
+    var runDrains: Bool { true }
+
     func setUp(_ context: ModuleContext) async throws {
         let environment = context.environment
         let configuration = PostgresClient.Configuration(
