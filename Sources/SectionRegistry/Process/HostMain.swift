@@ -17,16 +17,17 @@ extension ModuleHost {
     /// one message, without a backtrace. Standard output is flushed first.
     /// The exit status says how the program ended:
     ///
-    /// - 0: stopped by SIGTERM, SIGINT or cancellation, every `run` ended
-    ///   and every stop hook completed.
+    /// - 0: stopped by SIGTERM, SIGINT, cancellation or a module's
+    ///   `terminate()`, every `run` ended and every stop hook completed.
     /// - 1: launch failed (nothing is left running), or a module's
     ///   ``AppModule/run(_:)`` failed and every module was stopped; the
     ///   message names the module and the error.
     /// - 2: bad usage, left to the program's own argument parsing, which
     ///   runs before this.
     /// - 3: stopped, but not cleanly: a stop hook failed, timed out, was cut
-    ///   off or skipped, or a `run` ignored its cancellation. The last log
-    ///   line names each.
+    ///   off or skipped, a draining `run` had to be cancelled past
+    ///   ``HostConfiguration/drainTimeLimit``, or a `run` ignored its
+    ///   cancellation. The last log line names each.
     public static func main(configuration: HostConfiguration = HostConfiguration()) async -> Never {
         do {
             let host = ModuleHost(registry: try ModuleRegistry.linked(), configuration: configuration, logsLaunchFailure: false)
