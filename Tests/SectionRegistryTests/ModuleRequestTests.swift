@@ -197,6 +197,32 @@ func asking(
         await host.terminate()
     }
 
+    // A module with no host at hand (under ModuleHost.main): an admin
+    // handler asks through its context; the shutdown is normal and clean.
+    @Test func anAdminHandlerAsksForTheShutdownThroughItsContext() async throws {
+        let journal = Journal()
+        let host = ModuleHost(registry: try declare([
+            scripted("Store", level: .service, journal: journal),
+            scripted("Admin", journal: journal) { module in
+                module.onSetUp = { context in
+                    context.on(ShutdownCommand.self) { _ in
+                        context.requestShutdown()
+                        journal.add("asked")
+                    }
+                }
+            },
+            working("Worker", journal: journal) { try await Task.sleep(for: .seconds(60)) },
+        ]), configuration: testConfiguration { $0.servesSignals = false })
+        async let running: Void = host.run()
+        #expect(await host.waitUntilRunning())
+        let report = await host.broadcast(ShutdownCommand())
+        #expect(report.answers.map { "\($0.module) \($0.outcome)" } == ["Admin handled: ()"])
+        try await running
+        guard case .stopped(let failures) = host.status else { Issue.record("\(host.status)"); return }
+        #expect(failures.isEmpty)
+        #expect(journal.modules("stop") == ["Worker", "Admin", "Store"])
+    }
+
     // Case 4: terminate() before launch() ends in a final status.
     @Test func terminateBeforeLaunchIsFinal() async throws {
         let host = ModuleHost(registry: try declare([scripted("A", journal: Journal())]), configuration: testConfiguration())
@@ -355,6 +381,7 @@ func asking(
 }
 
 struct LateService: Sendable {}
+struct ShutdownCommand: ModuleEvent {}
 
 /// One module of the linearity test: a handler and a service of its own.
 private struct RegisteringModule: AppModule {

@@ -10,6 +10,9 @@ final class HostState: Sendable {
     let log: HostLog
     /// The trace, when ``HostConfiguration/traceFile`` or its variable names a file.
     let trace: LaunchTrace?
+    /// Begins the host's shutdown for the module named: set by the host once
+    /// it exists (it is made after this state).
+    let beginShutdown = Locked<(@Sendable (String) -> Void)?>(nil)
 
     init(configuration: HostConfiguration) {
         self.configuration = configuration

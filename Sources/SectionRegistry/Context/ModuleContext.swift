@@ -114,6 +114,24 @@ public struct ModuleContext: Sendable {
         }
     }
 
+    /// Asks the host to shut down: every started module's `run` drained or
+    /// cancelled and its stop hook called, in reverse start order, as
+    /// ``ModuleHost/terminate()`` does. Returns at once: the shutdown waits
+    /// for the hook, `run` or handler that calls it. For an admin endpoint,
+    /// or a worker that hits a fatal condition; under
+    /// ``ModuleHost/main(configuration:)`` the process exits 0 once every
+    /// module stopped cleanly.
+    ///
+    /// ```swift
+    /// router.post("/admin/shutdown") { _, _ in
+    ///     context.requestShutdown()
+    ///     return HTTPResponse.Status.accepted
+    /// }
+    /// ```
+    public func requestShutdown() {
+        host.beginShutdown.withLock { $0 }?(moduleName)
+    }
+
     // MARK: Long-running work
 
     /// Whether the host has asked this module's ``AppModule/run(_:)`` to

@@ -78,6 +78,8 @@ public actor ModuleHost {
         self.configuration = configuration
         self.shared = HostState(configuration: configuration)
         self.logsLaunchFailure = logsLaunchFailure
+        // Weak: the state outlives nothing, but a module's context may.
+        shared.beginShutdown.withLock { $0 = { [weak self] module in self?.beginShutdown(.terminateFromModule(module)) } }
     }
 
     /// The names of the modules that have started and not stopped, in start
