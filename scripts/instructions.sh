@@ -8,8 +8,8 @@
 #               hand-written main), whole processes, RUNS runs each
 #   discovery   `DiscoveryN instructions`: discovery's first call, one warm
 #               discovery and one raw C walk + map of the same section, each
-#               counted alone (--toggle-collect on the C-named function that
-#               wraps it, see Sources/Benchmarks/.../DiscoveryBenchmarks.swift)
+#               counted alone (--toggle-collect on the function; see
+#               Sources/Benchmarks/Sources/RegistryBenchmarks/DiscoveryBenchmarks.swift)
 # and prints a markdown table: medians of the runs, each run, the spread, the
 # ratios and their targets (issue 28). Unlike times, the counts do not depend
 # on the machine's load: on a shared machine this is the figure to compare.
@@ -94,6 +94,14 @@ spread() { printf '%s\n' "$@" | sort -n | awk 'NR == 1 { min = $1 } { max = $1 }
 # 13071234 -> "13.07 M", 12700 -> "12.7 k"
 short() { awk -v v="$1" 'BEGIN { if (v >= 1e6) printf "%.2f M", v / 1e6; else if (v >= 1e3) printf "%.1f k", v / 1e3; else printf "%d", v }'; }
 
+# The functions `DiscoveryN instructions` calls once each (mangled: Swift's
+# ModuleRegistry.linked() and readLoadedImages(), both in SectionRegistry's
+# extension of ModuleRecords' ModuleRegistry; the C limit).
+declare -A counted=(
+    [discovery_first]='$s13ModuleRecords0A8RegistryV07SectionC0E6linkedACyAA0C5ErrorVYKFZ'
+    [discovery_warm]='$s13ModuleRecords0A8RegistryV07SectionC0E16readLoadedImagesACyAA0C5ErrorVYKFZ'
+    [raw_walk]=raw_walk_and_map
+)
 declare -A value
 for n in "${counts[@]}"; do
     for program in HostedApp HandApp; do
@@ -108,7 +116,7 @@ for n in "${counts[@]}"; do
     value[beyond.$n]=$(awk -v h="${value[HostedApp.$n]}" -v m="${value[HandApp.$n]}" -v n="$n" 'BEGIN { printf "%.0f", (h - m) / n }')
     if [[ -x $bin/Discovery$n ]]; then
         for part in discovery_first discovery_warm raw_walk; do
-            value[$part.$n]=$(CALLGRIND_OPTIONS="--toggle-collect=bench_$part" instructions "$bin/Discovery$n" instructions)
+            value[$part.$n]=$(CALLGRIND_OPTIONS="--toggle-collect=${counted[$part]}" instructions "$bin/Discovery$n" instructions)
         done
         value[discovery_ratio.$n]=$(awk -v d="${value[discovery_warm.$n]}" -v r="${value[raw_walk.$n]}" 'BEGIN { printf "%.2f", d / r }')
     fi

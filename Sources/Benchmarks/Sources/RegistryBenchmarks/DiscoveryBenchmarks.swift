@@ -15,9 +15,9 @@ public enum DiscoveryBenchmarks {
     /// - `manifest`: reading and decoding the JSON manifest and resolving its
     ///   names with `_typeByName`, first pass;
     /// - `instructions`: discovery's first call, then one warm discovery and
-    ///   one raw C walk + map, each once, each in a C-named function that
-    ///   `scripts/instructions.sh` counts with callgrind's `--toggle-collect`
-    ///   (no timing: instruction counts do not need repetitions).
+    ///   one raw C walk + map, each once, untimed: `scripts/instructions.sh`
+    ///   counts each function's instructions with callgrind's
+    ///   `--toggle-collect` (counts need no repetitions).
     public static func run(moduleCount: Int, typeNamePrefix: String, manifest: String) async {
         let names = (0..<moduleCount).map { typeNamePrefix + "M" + String(repeating: "0", count: 5 - String($0).count) + String($0) }
         switch CommandLine.arguments.dropFirst().first {
@@ -43,11 +43,11 @@ public enum DiscoveryBenchmarks {
             check(pass.result, "the manifest \(manifest) did not resolve")
             Measurement.report("manifest_first", pass.nanoseconds)
         case "instructions":
-            check(bench_discovery_first() == moduleCount, "discovery found fewer than \(moduleCount) modules")
-            check(bench_discovery_warm() == moduleCount, "warm discovery found fewer than \(moduleCount) modules")
-            // Once untoggled first, so that both sides are counted warm.
-            check(raw_walk_and_map() == moduleCount, "the raw walk found \(raw_walk_and_map()) modules")
-            check(bench_raw_walk() == moduleCount, "the raw walk found fewer than \(moduleCount) modules")
+            // Each called once: callgrind counts every call of the function
+            // it is told to. The C walk has no first-call work to leave out.
+            check((try? ModuleRegistry.linked())?.modules.count == moduleCount, "discovery did not find \(moduleCount) modules")
+            check((try? ModuleRegistry.readLoadedImages())?.modules.count == moduleCount, "warm discovery did not find \(moduleCount) modules")
+            check(raw_walk_and_map() == moduleCount, "the raw walk did not find \(moduleCount) modules")
         default:
             check(false, "usage: \(CommandLine.arguments[0]) registry|typeByName|manifest|instructions")
         }
@@ -58,26 +58,4 @@ public enum DiscoveryBenchmarks {
         FileHandle.standardError.write(Data("benchmark: \(message())\n".utf8))
         exit(1)
     }
-}
-
-// The calls `scripts/instructions.sh` counts, under names that callgrind's
-// --toggle-collect can match without Swift's mangling; never inlined, so that
-// each is one function call.
-
-/// Discovery's first call in the process: ``ModuleRegistry/linked()``.
-@c @inline(never)
-func bench_discovery_first() -> Int {
-    (try? ModuleRegistry.linked())?.modules.count ?? 0
-}
-
-/// Discovery + validation + map once more, after the first call.
-@c @inline(never)
-func bench_discovery_warm() -> Int {
-    (try? ModuleRegistry.readLoadedImages())?.modules.count ?? 0
-}
-
-/// The raw C walk + map, the limit of discovery.
-@c @inline(never)
-func bench_raw_walk() -> Int {
-    raw_walk_and_map()
 }
