@@ -129,7 +129,8 @@ public actor ModuleHost {
         lifecycle = next
         let status = next.status
         statusBroadcast.publish(status)
-        shared.log(.debug, "SectionRegistry: \(status)", ["status": "\(status)"])
+        // The metadata is no autoclosure: made only if the log takes it.
+        if shared.log.takes(.debug) { shared.log(.debug, "SectionRegistry: \(status)", ["status": "\(status)"]) }
         guard let trace = shared.trace, status.isFinal || status.isRunning else { return }
         do {
             try trace.write()
@@ -500,11 +501,19 @@ public actor ModuleHost {
     private func report(_ phase: PhaseRun, _ records: [HookRecord]) {
         let everyHook = shared.log.takes(.debug) || shared.trace != nil
         let threshold = shared.log.slowHookThreshold
-        for (position, (module, record)) in zip(phase.modules, records).enumerated() {
+        // Records are tested where they lie: a copy of each, whose result
+        // may hold an error, costs more than the test.
+        for position in records.indices {
             let notable: Bool
-            if case .completed = record.result { notable = everyHook || record.duration > threshold } else { notable = record.ended || phase.phase == .stop }
+            if case .completed = records[position].result {
+                notable = everyHook || records[position].duration > threshold
+            } else {
+                notable = records[position].ended || phase.phase == .stop
+            }
             guard notable else { continue }
-            let outcome = HookOutcome(module: module.name, phase: phase.phase, result: record.result, duration: record.duration, start: record.start)
+            let record = records[position]
+            let outcome = HookOutcome(module: phase.modules[position].name, phase: phase.phase, result: record.result,
+                                      duration: record.duration, start: record.start)
             shared.log.record(outcome)
             shared.trace?.hook(outcome, lane: phase.steps?.first { $0.contains(position) }.map { position - $0.lowerBound } ?? 0)
         }
