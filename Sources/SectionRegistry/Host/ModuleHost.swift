@@ -217,7 +217,7 @@ public actor ModuleHost {
             guard !requests.isInterrupted(id, .launch) else { throw .cancelled(rollback: []) }
             let plan: StartPlan
             do {
-                plan = try StartPlan(registry.modules.map(\.declaration), disabled: configuration.allDisabledModules)
+                plan = try StartPlan(registry.modules, disabled: configuration.allDisabledModules)
             } catch {
                 throw HostError.invalidOrder(error)
             }
