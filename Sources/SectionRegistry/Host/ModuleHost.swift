@@ -280,8 +280,8 @@ public actor ModuleHost {
         let startRecords = await runPhase(start)
         var started: [HostedModule] = []
         started.reserveCapacity(startOrder.count)
-        for (module, record) in zip(startOrder, startRecords) {
-            if case .completed = record.result { started.append(module) }
+        for (position, module) in startOrder.enumerated() {
+            if case .completed = startRecords[position].result { started.append(module) }
         }
         lifecycle.changeRoster { roster in
             for module in started { roster.start(module) }
@@ -310,16 +310,18 @@ public actor ModuleHost {
         of phase: PhaseRun, _ records: [HookRecord], request id: Int, kind: HostRequests.Kind
     ) -> Interruption? {
         if requests.isInterrupted(id, kind) { return .cancelled }
-        for (module, record) in zip(phase.modules, records) {
-            switch record.result {
+        // Records are read where they lie, as in report(_:_:).
+        for position in records.indices {
+            switch records[position].result {
             case .completed, .skipped:
                 continue
             case .failed(let error):
-                return .failed(module: module.name, phase: phase.phase, error: error)
+                return .failed(module: phase.modules[position].name, phase: phase.phase, error: error)
             case .timedOut:
                 let limit = configuration.startTimeLimit ?? .zero
-                return .failed(module: module.name, phase: phase.phase,
-                               error: HostError.timeLimitExceeded(module.name, in: phase.phase, limit: limit))
+                let module = phase.modules[position].name
+                return .failed(module: module, phase: phase.phase,
+                               error: HostError.timeLimitExceeded(module, in: phase.phase, limit: limit))
             case .cutOff:
                 return .cancelled
             }
