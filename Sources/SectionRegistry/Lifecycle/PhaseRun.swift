@@ -248,13 +248,17 @@ final class PhaseRun: Sendable {
     /// (see there why not `Mutex`), for this one type: `Locked` is generic
     /// and in another module, so each of the runner's lock round trips per
     /// hook went through unspecialized code (the state's metadata looked up,
-    /// its records copied through value witnesses).
+    /// its records copied through value witnesses). The state is allocated
+    /// apart rather than a stored `var`: the mutex already makes access
+    /// exclusive, and a class's `var` would add a dynamic exclusivity check
+    /// to every round trip.
     private final class StateLock: @unchecked Sendable {
         private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-        private var state: State
+        private let state: UnsafeMutablePointer<State>
 
         init(_ state: State) {
-            self.state = state
+            self.state = .allocate(capacity: 1)
+            self.state.initialize(to: state)
             mutex = .allocate(capacity: 1)
             mutex.initialize(to: pthread_mutex_t())
             precondition(pthread_mutex_init(mutex, nil) == 0, "SectionRegistry: pthread_mutex_init failed")
@@ -263,13 +267,15 @@ final class PhaseRun: Sendable {
         deinit {
             pthread_mutex_destroy(mutex)
             mutex.deallocate()
+            state.deinitialize(count: 1)
+            state.deallocate()
         }
 
         /// Runs `body` with exclusive access to the state.
         func withLock<Result>(_ body: (inout State) -> Result) -> Result {
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }
-            return body(&state)
+            return body(&state.pointee)
         }
     }
 
