@@ -9,7 +9,7 @@ final class HostedModule: Sendable {
     /// Whether it has long-running work: an ``AppModule/run(_:)`` of its own.
     let hasRunHook: Bool
     /// Its name, decoded once (the context's): a linked descriptor decodes
-    /// its record's bytes on every call, and reports name every hook.
+    /// its record's bytes on every call, and every hook's report names it.
     let name: String
 
     init(descriptor: ModuleDescriptor, instance: any AppModule, context: ModuleContext, position: Int) {
