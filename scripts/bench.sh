@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench.sh [--smoke] [--write-docs] [N...]
+# bench.sh [--smoke] [--instructions] [--write-docs] [N...]
 #
 # Measures, side by side in one run, for N modules (default 100 1000 10000):
 #   discovery   this registry's discovery + validation + name-to-factory map,
@@ -23,11 +23,21 @@
 # target met or missed. The runner, `registry-bench table`, runs the programs
 # and makes the table (Sources/Benchmarks/Sources/BenchmarkRunner).
 #
-# --smoke:      N = 100 only (unless N... are given), few repetitions: checks
-#               that the benchmarks run (CI).
-# --write-docs: also writes the table into the Benchmarks article
+# --instructions: also counts instructions with callgrind (scripts/
+#               instructions.sh): the whole-app pair and discovery, printed as
+#               a second table. Counts do not depend on the machine's load.
+# --smoke:      N = 100 only (unless N... are given), few repetitions (the
+#               in-process measurements' medians over 3 processes: a
+#               broadcast's time is bimodal between processes here), and
+#               --instructions; then fails on a regression (scripts/
+#               check-bench.sh): a ratio the Benchmarks article lists as met
+#               off its target by more than 2x, or the whole app's
+#               instruction ratio at N = 100 more than 10% over the figure
+#               the article records. For CI.
+# --write-docs: also writes the tables into the Benchmarks article
 #               (Sources/SectionRegistry/SectionRegistry.docc/Benchmarks.md),
-#               between its "bench.sh table" marker comments.
+#               between its "bench.sh table" marker comments, and with
+#               instructions at N = 100, the ratio --smoke compares with.
 # The generated programs (scripts/generate-bench-package.sh) and the runner,
 # built from the benchmarks' own package (Sources/Benchmarks), go to
 # .build-bench/.
@@ -41,12 +51,14 @@ end_marker='<!-- bench.sh table: end -->'
 runs=5
 startups=40
 write_docs=false
+instructions=false
 counts=()
 for argument in "$@"; do
     case $argument in
-        --smoke) runs=1 startups=5 smoke=true ;;
+        --smoke) runs=3 startups=5 smoke=true instructions=true ;;
+        --instructions) instructions=true ;;
         --write-docs) write_docs=true ;;
-        -*) echo "usage: $0 [--smoke] [--write-docs] [N...]" >&2; exit 2 ;;
+        -*) echo "usage: $0 [--smoke] [--instructions] [--write-docs] [N...]" >&2; exit 2 ;;
         *) counts+=("$argument") ;;
     esac
 done
@@ -71,14 +83,35 @@ bench_bin=$(swift build -c release "${runner[@]}" --show-bin-path)
 echo "Measuring..." >&2
 table=$("$bench_bin/registry-bench" table --generated "$generated_bin" --runs "$runs" --startups "$startups" "${counts[@]}")
 echo "$table"
+# The counts as `key.N value` lines, and the tables with them, for the checks.
+figures=$(mktemp)
+measured=$(mktemp)
+trap 'rm -f "$figures" "$measured"' EXIT
+if [[ $instructions == true ]]; then
+    echo "Counting instructions (callgrind)..." >&2
+    instruction_table=$(scripts/instructions.sh -m "$figures" "$generated_bin" "${counts[@]}")
+    echo
+    echo "$instruction_table"
+    table+=$'\n\n'$instruction_table
+fi
+
+if [[ ${smoke:-} == true ]]; then
+    { echo "$table"; cat "$figures"; } >"$measured"
+    scripts/check-bench.sh "$docs" "$measured"
+fi
 
 if [[ $write_docs == true ]]; then
     block=$(mktemp)
     {
-        echo "\`scripts/bench.sh ${counts[*]}\`, $(date -u +%Y-%m-%d):"
+        echo "\`scripts/bench.sh$([[ $instructions == false ]] || echo " --instructions") ${counts[*]}\`, $(date -u +%Y-%m-%d):"
         echo
         echo "$table"
         echo
+        if ratio=$(sed -nE 's/^app_ratio\.100 //p' "$figures") && [[ -n $ratio ]]; then
+            # What `bench.sh --smoke` compares with (scripts/check-bench.sh).
+            echo "<!-- instructions recorded: app_ratio.100 = $ratio -->"
+            echo
+        fi
     } >"$block"
     # Everything outside the markers stays; what is between them is replaced.
     awk -v begin="$begin_marker" -v end="$end_marker" -v block="$block" '

@@ -66,8 +66,8 @@ struct Jammed: Error, CustomStringConvertible {
     }
 
     @Test func onlyModulesThatWriteRunHaveOne() {
-        #expect(!ScriptedModule(name: "A", journal: journal).hasRunHook)
-        #expect(WorkingModule(name: "B", journal: journal).hasRunHook)
+        #expect(!ScriptedModule(name: "A", journal: journal)._hasRunHook)
+        #expect(WorkingModule(name: "B", journal: journal)._hasRunHook)
     }
 
     @Test func aRunThatReturnsLeavesTheModuleUpUntilShutdown() async throws {

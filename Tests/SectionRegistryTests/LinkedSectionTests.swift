@@ -41,10 +41,15 @@ import Testing
     }
 
     /// The core knows no host type: the host hands it the symbol that tells
-    /// copies apart, mangled from `AppModule` itself. The inspector, which
-    /// reads files, names the same symbol.
+    /// copies apart, written out; it must be `AppModule`'s own mangling
+    /// (renaming the module or the protocol changes it). The inspector,
+    /// which reads files, names the same symbol.
     @Test func theCopyMarkerIsTheProtocolDescriptorOfAppModule() {
         #expect(ModuleRegistry.copyMarker == "$s15SectionRegistry9AppModuleMp")
+        // "15SectionRegistry9AppModule_p": the existential's mangling is the
+        // protocol's followed by `_p`; its descriptor is `$s<protocol>Mp`.
+        let existential = _mangledTypeName((any AppModule).self) ?? ""
+        #expect(ModuleRegistry.copyMarker == "$s" + existential.dropLast(2) + "Mp")
     }
 
     @Test func linkedSectionHoldsTheAnchorAndFiveRecordsWithoutPadding() throws {

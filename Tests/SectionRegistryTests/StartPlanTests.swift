@@ -32,6 +32,45 @@ import Testing
         #expect(dependents == [["Late"], ["Z"], [], [], []])
     }
 
+    /// Read straight from the descriptors when none is disabled and none
+    /// comes after another; otherwise from their declarations: the same plan.
+    @Test func aPlanReadFromTheDescriptorsIsThePlanOfTheirDeclarations() throws {
+        let free = try declare([
+            scripted("Store", level: .core, journal: journal),
+            scripted("X", concurrent: true, journal: journal),
+            scripted("Y", concurrent: true, journal: journal),
+            scripted("Solo", priority: -1, journal: journal),
+            scripted("Late", level: .late, concurrent: true, journal: journal),
+        ]).modules
+        let fromDescriptors = try StartPlan(free, disabled: [])
+        let fromDeclarations = try StartPlan(free.map(\.declaration), disabled: [])
+        #expect(fromDescriptors.order == fromDeclarations.order)
+        #expect(fromDescriptors.steps == fromDeclarations.steps)
+        #expect(fromDescriptors.steps.map { $0.map { free[$0].name } } == [["Store"], ["X", "Y"], ["Solo"], ["Late"]])
+        #expect(try StartPlan(free, disabled: ["Y"]).order == StartPlan(free.map(\.declaration), disabled: ["Y"]).order)
+        let declarations = try declarations()
+        let registry = try declare([
+            scripted("Store", level: .core, journal: journal),
+            scripted("X", concurrent: true, journal: journal),
+            scripted("Y", concurrent: true, journal: journal),
+            scripted("Z", after: ["X"], concurrent: true, journal: journal),
+            scripted("Late", level: .late, after: ["Store"], journal: journal),
+        ]).modules
+        let withDependencies = try StartPlan(registry, disabled: [])
+        #expect(withDependencies.steps.map { names($0, in: declarations) } == [["Store"], ["X", "Y"], ["Z"], ["Late"]])
+        #expect(withDependencies.dependents == (try StartPlan(declarations, disabled: [])).dependents)
+    }
+
+    /// What a plan reads in place from the linked test records (flags,
+    /// level, whether there is an `.after`) is what their declarations say.
+    @Test func linkedRecordsReadInPlaceAreTheirDeclarations() throws {
+        let linked = try ModuleRegistry.linked().modules
+        #expect(linked.map(\.startsConcurrently) == linked.map(\.declaration.startsConcurrently))
+        #expect(linked.filter(\.startsConcurrently).map(\.name).contains("TestFeatureFirst"))
+        #expect(linked.map(\.level) == linked.map(\.declaration.level))
+        #expect(linked.map(\.mayHaveDependencies) == linked.map { !$0.dependencies.isEmpty })
+    }
+
     @Test func theStepsOfModulesAddedLaterAreGroupedAmongThemselves() throws {
         let declarations = try declarations()
         let plan = try StartPlan(declarations, disabled: [])

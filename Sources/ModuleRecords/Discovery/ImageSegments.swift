@@ -12,24 +12,40 @@ import Glibc
 /// also keeps one image's records from pointing into another's memory.
 package struct ImageSegments: Sendable, Hashable {
     /// The address ranges, as mapped in the process (or as a test or fuzzer
-    /// lays them out).
-    package let ranges: [Range<UInt>]
+    /// lays them out): each segment's start, then its end. Flat, not a
+    /// `[Range<UInt>]`: the first array of ranges in a process makes the
+    /// Swift runtime check `Range`'s requirements, a scan of every image's
+    /// conformance records, in discovery's first call.
+    private let bounds: [UInt]
 
     package init(_ ranges: [Range<UInt>]) {
-        self.ranges = ranges
+        bounds = ranges.flatMap { [$0.lowerBound, $0.upperBound] }
     }
 
-    /// The segment that holds the byte at `address`, or `nil`.
-    package func segment(holding address: UInt) -> Range<UInt>? {
-        ranges.first { $0.contains(address) }
+    /// The segments from `start` (inclusive) to `end` (exclusive) of each
+    /// pair in `pairs`.
+    package init<Pairs: Sequence>(pairs: Pairs, start: (Pairs.Element) -> UInt, end: (Pairs.Element) -> UInt) {
+        var bounds: [UInt] = []
+        for pair in pairs { bounds += [start(pair), end(pair)] }
+        self.bounds = bounds
+    }
+
+    /// The end of the segment that holds the byte at `address`, or `nil`.
+    package func end(ofSegmentHolding address: UInt) -> UInt? {
+        var index = 0
+        while index < bounds.count {
+            if bounds[index] <= address && address < bounds[index + 1] { return bounds[index + 1] }
+            index += 2
+        }
+        return nil
     }
 
     /// Whether the `count` bytes from `address` lie inside one segment
     /// (which must hold `address` itself, even for no bytes: a section
     /// always holds its anchor).
     package func holds(_ address: UInt, count: UInt) -> Bool {
-        guard let segment = segment(holding: address) else { return false }
-        return count <= segment.upperBound - address
+        guard let end = end(ofSegmentHolding: address) else { return false }
+        return count <= end - address
     }
 
     /// Why the section that the note of the image at `image` bounds cannot
@@ -64,9 +80,9 @@ package struct ImageMemory: RecordMemory, Sendable {
     }
 
     package func withCString<Result>(at address: UInt64, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
-        guard let address = UInt(exactly: address), let segment = segments.segment(holding: address),
+        guard let address = UInt(exactly: address), let segmentEnd = segments.end(ofSegmentHolding: address),
               let string = UnsafeRawPointer(bitPattern: address),
-              let end = memchr(string, 0, Int(segment.upperBound - address)) else { return nil }
+              let end = memchr(string, 0, Int(segmentEnd - address)) else { return nil }
         return body(UnsafeRawBufferPointer(start: string, count: UnsafeRawPointer(end) - string))
     }
 }

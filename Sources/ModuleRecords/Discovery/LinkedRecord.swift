@@ -31,6 +31,16 @@ package struct LinkedRecord: @unchecked Sendable {
         Int(address.loadUnaligned(fromByteOffset: MemoryLayout<app_module_record>.offset(of: \.priority)!, as: Int16.self))
     }
 
+    /// Whether it names modules it comes after: a non-null `.after`, read
+    /// without decoding the list.
+    var hasDependencies: Bool {
+        address.load(fromByteOffset: MemoryLayout<app_module_record>.offset(of: \.after)!, as: UInt.self) != 0
+    }
+
+    var startsConcurrently: Bool {
+        address.load(fromByteOffset: MemoryLayout<app_module_record>.offset(of: \.flags)!, as: UInt32.self) & APP_MODULE_CONCURRENT_START != 0
+    }
+
     var factory: app_module_factory {
         address.load(fromByteOffset: MemoryLayout<app_module_record>.offset(of: \.factory)!, as: app_module_factory.self)
     }

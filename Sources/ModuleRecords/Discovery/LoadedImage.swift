@@ -77,7 +77,7 @@ package struct LoadedImage: Sendable {
             let segments = [app_modules_segment](unsafeUninitializedCapacity: count) { buffer, initialized in
                 initialized = app_modules_readable_segments(image, buffer.baseAddress, count)
             }
-            return ImageSegments(segments.map { UInt($0.start)..<UInt($0.end) })
+            return ImageSegments(pairs: segments, start: { UInt($0.start) }, end: { UInt($0.end) })
         }
     }
 

@@ -89,9 +89,25 @@ public struct ModuleDescriptor: Sendable, CustomStringConvertible {
 
     /// The modules this one comes after (`.after = "A,B"`), as written.
     public var dependencies: [String] { declaration.dependencies }
+
+    /// Whether it may come after other modules: for a linked record, whether
+    /// it has an `.after` list at all (possibly empty), read without
+    /// decoding it.
+    package var mayHaveDependencies: Bool {
+        switch source {
+        case .linked(let record): record.hasDependencies
+        case .declared(let module): !module.declaration.dependencies.isEmpty
+        }
+    }
+
     /// Whether it may start alongside the modules of its level it has no
     /// dependency with (`.flags = APP_MODULE_CONCURRENT_START`).
-    public var startsConcurrently: Bool { declaration.startsConcurrently }
+    public var startsConcurrently: Bool {
+        switch source {
+        case .linked(let record): record.startsConcurrently
+        case .declared(let module): module.declaration.startsConcurrently
+        }
+    }
     /// Whether it may not be disabled from outside the program
     /// (`.flags = APP_MODULE_REQUIRED`): a launch that names it among the
     /// modules to disable, in `SECTION_REGISTRY_DISABLE` or the host's

@@ -25,6 +25,32 @@ package struct StartPlan: Sendable {
     /// For each position, its level.
     private let levels: [ModuleLevel]
 
+    /// Plans the `modules` of a registry (in declared order) that are not
+    /// `disabled`.
+    ///
+    /// When none is disabled and none comes after another, the declared
+    /// order is the start order: the plan is read straight from the
+    /// records, without a full ``ModuleDeclaration`` per module (its
+    /// dependencies decoded, its source file looked up).
+    package init(_ modules: [ModuleDescriptor], disabled: Set<String>) throws(RegistryError) {
+        guard disabled.isEmpty, !modules.contains(where: \.mayHaveDependencies) else {
+            try self.init(modules.map(\.declaration), disabled: disabled)
+            return
+        }
+        let none = [[Int]](repeating: [], count: modules.count)
+        self.init(order: Array(modules.indices), dependencies: none, dependents: none,
+                  concurrent: modules.map(\.startsConcurrently), levels: modules.map(\.level))
+    }
+
+    private init(order: [Int], dependencies: [[Int]], dependents: [[Int]], concurrent: [Bool], levels: [ModuleLevel]) {
+        self.order = order
+        self.dependencies = dependencies
+        self.dependents = dependents
+        self.concurrent = concurrent
+        self.levels = levels
+        self.steps = Self.steps(of: order, dependencies: dependencies, concurrent: concurrent, levels: levels)
+    }
+
     /// Plans the `declarations` (in declared order) that are not `disabled`
     /// and not at a position in `leftOut`. A left-out module is as if it were
     /// not declared: a module that comes after it has a missing dependency.
@@ -45,12 +71,8 @@ package struct StartPlan: Sendable {
                 for dependency in dependencies[index] { dependents[dependency].append(index) }
             }
         }
-        self.order = order
-        self.dependencies = dependencies
-        self.dependents = dependents
-        self.concurrent = declarations.map(\.startsConcurrently)
-        self.levels = declarations.map(\.level)
-        self.steps = Self.steps(of: order, dependencies: dependencies, concurrent: concurrent, levels: levels)
+        self.init(order: order, dependencies: dependencies, dependents: dependents,
+                  concurrent: declarations.map(\.startsConcurrently), levels: declarations.map(\.level))
     }
 
     /// The steps of the modules at `first` and after, in start order: those

@@ -24,6 +24,11 @@ public struct DispatchReport<Reply: Sendable>: Sendable {
     @usableFromInline var errors: [Int: any Error] = [:]
     /// The settlements of answers given through a responder, by position.
     @usableFromInline var settlements: [Int: OneShot<EventOutcome<Reply>>] = [:]
+    /// The position of the first module that handled the event, if one
+    /// did: kept as the answers come, so that ``firstReply`` reads it
+    /// without a pass over every answer (a first-handler dispatch that
+    /// reaches the last of N modules must not pay N more steps to say so).
+    @usableFromInline var firstHandled: Int?
 
     /// An empty report, for a dispatch to `modules`.
     @inlinable
@@ -35,7 +40,12 @@ public struct DispatchReport<Reply: Sendable>: Sendable {
     /// Records the next module's reply, or that it declined (`nil`).
     @inlinable
     mutating func append(reply: Reply?) {
-        asked.append(reply.map { .handled($0) } ?? .declined)
+        if let reply {
+            if firstHandled == nil { firstHandled = asked.count }
+            asked.append(.handled(reply))
+        } else {
+            asked.append(.declined)
+        }
     }
 
     /// Records that the next module's handler threw `error`.
@@ -80,9 +90,8 @@ public struct DispatchReport<Reply: Sendable>: Sendable {
     /// when none did (every handler declined or failed, see ``answers``),
     /// never a false "yes".
     public var firstReply: (module: String, reply: Reply)? {
-        asked.indices.lazy.compactMap { index in
-            if case .handled(let reply) = self.asked[index] { (self.modules[index], reply) } else { nil }
-        }.first
+        guard let index = firstHandled, case .handled(let reply) = asked[index] else { return nil }
+        return (modules[index], reply)
     }
 
     /// How many answers `module` gave after its first, or after its time was

@@ -144,7 +144,8 @@ public actor ModuleHost {
         lifecycle = next
         let status = next.status
         statusBroadcast.publish(status)
-        shared.log(.debug, "SectionRegistry: \(status)", ["status": "\(status)"])
+        // The metadata is no autoclosure: made only if the log takes it.
+        if shared.log.takes(.debug) { shared.log(.debug, "SectionRegistry: \(status)", ["status": "\(status)"]) }
         guard let trace = shared.trace, status.isFinal || status.isRunning else { return }
         do {
             try trace.write()
@@ -250,7 +251,7 @@ public actor ModuleHost {
             guard !requests.isInterrupted(id, .launch) else { throw .cancelled(rollback: []) }
             let plan: StartPlan
             do {
-                plan = try StartPlan(registry.modules.map(\.declaration), disabled: configuration.allDisabledModules)
+                plan = try StartPlan(registry.modules, disabled: configuration.allDisabledModules)
             } catch {
                 throw HostError.invalidOrder(error)
             }
@@ -314,8 +315,8 @@ public actor ModuleHost {
         let startRecords = await runPhase(start)
         var started: [HostedModule] = []
         started.reserveCapacity(startOrder.count)
-        for (module, record) in zip(startOrder, startRecords) {
-            switch record.result {
+        for (position, module) in startOrder.enumerated() {
+            switch startRecords[position].result {
             // A run that failed before it was ready: its start hook
             // returned, so the module is stopped again like the others.
             case .completed, .failed(is RunFailure): started.append(module)
@@ -357,18 +358,20 @@ public actor ModuleHost {
         of phase: PhaseRun, _ records: [HookRecord], request id: Int, kind: HostRequests.Kind
     ) -> Interruption? {
         if requests.isInterrupted(id, kind) { return .cancelled }
-        for (module, record) in zip(phase.modules, records) {
-            switch record.result {
+        // Records are read where they lie, as in report(_:_:).
+        for position in records.indices {
+            switch records[position].result {
             case .completed, .skipped:
                 continue
             case .failed(let failure as RunFailure):
-                return .failed(module: module.name, phase: .run, error: failure.error)
+                return .failed(module: phase.modules[position].name, phase: .run, error: failure.error)
             case .failed(let error):
-                return .failed(module: module.name, phase: phase.phase, error: error)
+                return .failed(module: phase.modules[position].name, phase: phase.phase, error: error)
             case .timedOut:
                 let limit = configuration.startTimeLimit ?? .zero
-                return .failed(module: module.name, phase: phase.phase,
-                               error: HostError.timeLimitExceeded(module.name, in: phase.phase, limit: limit))
+                let module = phase.modules[position].name
+                return .failed(module: module, phase: phase.phase,
+                               error: HostError.timeLimitExceeded(module, in: phase.phase, limit: limit))
             case .cutOff:
                 return .cancelled
             }
@@ -516,11 +519,19 @@ public actor ModuleHost {
     private func report(_ phase: PhaseRun, _ records: [HookRecord]) {
         let everyHook = shared.log.takes(.debug) || shared.trace != nil
         let threshold = shared.log.slowHookThreshold
-        for (position, (module, record)) in zip(phase.modules, records).enumerated() {
+        // Records are tested where they lie: a copy of each, whose result
+        // may hold an error, costs more than the test.
+        for position in records.indices {
             let notable: Bool
-            if case .completed = record.result { notable = everyHook || record.duration > threshold } else { notable = record.ended || phase.phase == .stop }
+            if case .completed = records[position].result {
+                notable = everyHook || records[position].duration > threshold
+            } else {
+                notable = records[position].ended || phase.phase == .stop
+            }
             guard notable else { continue }
-            let outcome = HookOutcome(module: module.name, phase: phase.phase, result: record.result, duration: record.duration, start: record.start)
+            let record = records[position]
+            let outcome = HookOutcome(module: phase.modules[position].name, phase: phase.phase, result: record.result,
+                                      duration: record.duration, start: record.start)
             if !Self.endsBringUp(phase.phase, record.result) { shared.log.record(outcome) }
             shared.trace?.hook(outcome, lane: phase.steps?.first { $0.contains(position) }.map { position - $0.lowerBound } ?? 0)
         }

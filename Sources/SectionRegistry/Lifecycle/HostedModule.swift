@@ -8,16 +8,18 @@ final class HostedModule: Sendable {
     let position: Int
     /// Whether it has long-running work: an ``AppModule/run(_:)`` of its own.
     let hasRunHook: Bool
+    /// Its name, decoded once (the context's): a linked descriptor decodes
+    /// its record's bytes on every call, and every hook's report names it.
+    let name: String
 
     init(descriptor: ModuleDescriptor, instance: any AppModule, context: ModuleContext, position: Int) {
         self.descriptor = descriptor
         self.instance = instance
         self.context = context
         self.position = position
-        self.hasRunHook = instance.hasRunHook
+        self.hasRunHook = instance._hasRunHook
+        self.name = context.moduleName
     }
-
-    var name: String { descriptor.name }
 
     /// Whether it is alive, and what it registered.
     var life: ModuleLife { context.life }

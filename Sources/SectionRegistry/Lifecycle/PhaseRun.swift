@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What one hook of a phase did. A phase keeps one for each of its hooks in
 /// an array made before the first is called; a ``HookOutcome``, with its
 /// module's name, is made from it only when someone asks.
@@ -48,7 +52,7 @@ final class PhaseRun: Sendable {
     private let followUp: (@Sendable (HostedModule) async throws -> Void)?
     /// The steps, for a phase that runs some hooks alongside each other.
     let steps: [Range<Int>]?
-    private let state: Locked<State>
+    private let state: StateLock
 
     /// Runs `phase` of `modules` in `steps` (ranges of positions in
     /// `modules` that run alongside each other; `nil`, one at a time).
@@ -73,7 +77,7 @@ final class PhaseRun: Sendable {
             stepEnds = nil
             self.steps = nil
         }
-        state = Locked(State(records: Array(repeating: HookRecord(start: .now), count: modules.count)))
+        state = StateLock(State(records: Array(repeating: HookRecord(start: .now), count: modules.count)))
     }
 
     // MARK: The task that owns the phase
@@ -248,6 +252,41 @@ final class PhaseRun: Sendable {
     }
 
     // MARK: State
+
+    /// The state behind a `pthread_mutex_t`, as ``Locked`` keeps a value
+    /// (see there why not `Mutex`), for this one type: `Locked` is generic
+    /// and in another module, so each of the runner's lock round trips per
+    /// hook went through unspecialized code (the state's metadata looked up,
+    /// its records copied through value witnesses). The state is allocated
+    /// apart rather than a stored `var`: the mutex already makes access
+    /// exclusive, and a class's `var` would add a dynamic exclusivity check
+    /// to every round trip.
+    private final class StateLock: @unchecked Sendable {
+        private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+        private let state: UnsafeMutablePointer<State>
+
+        init(_ state: State) {
+            self.state = .allocate(capacity: 1)
+            self.state.initialize(to: state)
+            mutex = .allocate(capacity: 1)
+            mutex.initialize(to: pthread_mutex_t())
+            precondition(pthread_mutex_init(mutex, nil) == 0, "SectionRegistry: pthread_mutex_init failed")
+        }
+
+        deinit {
+            pthread_mutex_destroy(mutex)
+            mutex.deallocate()
+            state.deinitialize(count: 1)
+            state.deallocate()
+        }
+
+        /// Runs `body` with exclusive access to the state.
+        func withLock<Result>(_ body: (inout State) -> Result) -> Result {
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return body(&state.pointee)
+        }
+    }
 
     enum Event {
         /// The runner called every hook it was to call, and each returned.

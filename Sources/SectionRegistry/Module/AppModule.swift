@@ -116,6 +116,14 @@ public protocol AppModule: Sendable {
     /// SIGINT cuts shutdown short, it is cancelled and the host goes on
     /// without it.
     nonisolated(nonsending) func stop(_ context: ModuleContext) async throws
+
+    /// Whether the module writes ``run(_:)``: not to be written by a module.
+    ///
+    /// A requirement with two default witnesses, so that the answer is chosen
+    /// when the conformance is compiled. Asking the type at run time
+    /// (`RunResult.self`) looks up the associated type by its mangled name,
+    /// about 2,000 instructions per module type the first time.
+    var _hasRunHook: Bool { get }
 }
 
 /// The hooks a module does not write do nothing, where they are called: the
@@ -136,6 +144,10 @@ extension AppModule {
 extension AppModule where RunResult == NoRunHook {
     /// No long-running work: the host never calls it.
     public func run(_ context: ModuleContext) async throws -> NoRunHook { NoRunHook() }
+
+    /// No ``run(_:)`` of its own: the witness of the conformances that keep
+    /// the default ``RunResult``.
+    public var _hasRunHook: Bool { false }
 }
 
 /// What ``AppModule/run(_:)`` returns in a module that does not write it;
@@ -145,8 +157,8 @@ public struct NoRunHook: Sendable {
 }
 
 extension AppModule {
-    /// Whether the module writes ``run(_:)``.
-    var hasRunHook: Bool { RunResult.self != NoRunHook.self }
+    /// A ``run(_:)`` of its own: the witness of every other conformance.
+    public var _hasRunHook: Bool { true }
 
     /// Calls ``run(_:)``, dropping what it returns.
     func runHook(_ context: ModuleContext) async throws {

@@ -13,7 +13,11 @@ public enum DiscoveryBenchmarks {
     ///   loaded image's notes that discovery starts with, warm;
     /// - `typeByName`: resolving the N class names with `_typeByName`, first pass;
     /// - `manifest`: reading and decoding the JSON manifest and resolving its
-    ///   names with `_typeByName`, first pass.
+    ///   names with `_typeByName`, first pass;
+    /// - `instructions`: discovery's first call, then one warm discovery and
+    ///   one raw C walk + map, each once, untimed: `scripts/instructions.sh`
+    ///   counts each function's instructions with callgrind's
+    ///   `--toggle-collect` (counts need no repetitions).
     public static func run(moduleCount: Int, typeNamePrefix: String, manifest: String) async {
         let names = (0..<moduleCount).map { typeNamePrefix + "M" + String(repeating: "0", count: 5 - String($0).count) + String($0) }
         switch CommandLine.arguments.dropFirst().first {
@@ -38,8 +42,14 @@ public enum DiscoveryBenchmarks {
             }
             check(pass.result, "the manifest \(manifest) did not resolve")
             Measurement.report("manifest_first", pass.nanoseconds)
+        case "instructions":
+            // Each called once: callgrind counts every call of the function
+            // it is told to. The C walk has no first-call work to leave out.
+            check((try? ModuleRegistry.linked())?.modules.count == moduleCount, "discovery did not find \(moduleCount) modules")
+            check((try? ModuleRegistry.readLoadedImages())?.modules.count == moduleCount, "warm discovery did not find \(moduleCount) modules")
+            check(raw_walk_and_map() == moduleCount, "the raw walk did not find \(moduleCount) modules")
         default:
-            check(false, "usage: \(CommandLine.arguments[0]) registry|typeByName|manifest")
+            check(false, "usage: \(CommandLine.arguments[0]) registry|typeByName|manifest|instructions")
         }
     }
 
