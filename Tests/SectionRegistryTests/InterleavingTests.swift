@@ -22,10 +22,11 @@ import Testing
         var failing: Set<String> = []
         var delays: [String: Int] = [:]
         /// Modules that make requests of their own host (issue 26): from
-        /// start (refused at once), from a handler (remove itself), from
-        /// stop (terminate, which returns at once).
+        /// start (refused at once), from a handler or a run (remove
+        /// itself), from stop (terminate, which returns at once).
         var asksInStart: Set<String> = []
         var removesItselfInHandler: Set<String> = []
+        var removesItselfInRun: Set<String> = []
         var terminatesInStop: Set<String> = []
 
         init(seed: UInt64) {
@@ -53,6 +54,7 @@ import Testing
                 if Int.random(in: 0..<5, using: &random) == 0 { asksInStart.insert(name) }
                 if Int.random(in: 0..<6, using: &random) == 0 { removesItselfInHandler.insert(name) }
                 if Int.random(in: 0..<8, using: &random) == 0 { terminatesInStop.insert(name) }
+                if !failing.contains(name), Int.random(in: 0..<6, using: &random) == 0 { removesItselfInRun.insert(name) }
             }
         }
 
@@ -63,7 +65,8 @@ import Testing
                 let fails = failing.contains(name)
                 let (asksInStart, removesItself, terminatesInStop) =
                     (asksInStart.contains(name), removesItselfInHandler.contains(name), terminatesInStop.contains(name))
-                return scripted(name, after: planned.after, concurrent: planned.after.isEmpty, journal: journal) { module in
+                let removesItselfInRun = removesItselfInRun.contains(name)
+                let descriptor = scripted(name, after: planned.after, concurrent: planned.after.isEmpty, journal: journal) { module in
                     // A failing start throws before its "start" entry: the
                     // journal's "start NAME" means the host counts it started.
                     module.whileStarting = {
@@ -81,6 +84,10 @@ import Testing
                             return 1
                         }
                     }
+                }
+                guard removesItselfInRun else { return descriptor }
+                return ModuleDescriptor(name: name, after: planned.after, startsConcurrently: planned.after.isEmpty) {
+                    RemovingItselfInRun(inner: descriptor, pause: delay * 3, host: host)
                 }
             }
         }
@@ -188,5 +195,33 @@ import Testing
         }
         #expect(running.isEmpty, "seed \(seed): never stopped: \(running.sorted())")
 
+    }
+}
+
+/// A scripted module whose `run` removes its own module after `pause`
+/// milliseconds: it begins during the bring-up, so the removal may wait
+/// for its turn behind a launch or load, meet a shutdown, or be refused.
+private struct RemovingItselfInRun: AppModule {
+    let inner: any AppModule
+    let name: String
+    let pause: Int
+    let host: HostBox
+
+    init(inner descriptor: ModuleDescriptor, pause: Int, host: HostBox) {
+        self.inner = try! descriptor.makeModule()
+        self.name = descriptor.name
+        self.pause = pause
+        self.host = host
+    }
+
+    func setUp(_ context: ModuleContext) async throws { try await inner.setUp(context) }
+    func start(_ context: ModuleContext) async throws { try await inner.start(context) }
+    func ready(_ context: ModuleContext) async throws { try await inner.ready(context) }
+    func reload(_ context: ModuleContext) async throws { try await inner.reload(context) }
+    func stop(_ context: ModuleContext) async throws { try await inner.stop(context) }
+
+    func run(_ context: ModuleContext) async throws {
+        try await Task.sleep(for: .milliseconds(pause))
+        _ = try? await host.value.remove(name)
     }
 }

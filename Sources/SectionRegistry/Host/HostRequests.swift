@@ -113,11 +113,14 @@ final class HostRequests: Sendable {
         }
     }
 
-    /// The module whose `run` made the current request, if one did: the
-    /// engine must not wait for that `run` to end, since it waits for the
-    /// request.
-    var currentCallerRun: ModuleLife? {
-        state.withLock { $0.current?.callerRun }
+    /// The modules whose `run`s wait for a request, the current one or one
+    /// queued: the engine must not wait for those `run`s to end, since they
+    /// cannot return before their request is answered. Each is cancelled,
+    /// and returns once it has its answer.
+    var waitingRuns: [ModuleLife] {
+        state.withLock { state in
+            ([state.current?.callerRun] + state.queue.map(\.callerRun)).compactMap { $0 }
+        }
     }
 
     /// Whether the request `id` should go no further: its caller was

@@ -435,8 +435,8 @@ public actor ModuleHost {
     /// start order) and waits for them: drained one after the other within
     /// one ``HostConfiguration/drainTimeLimit``, then cancelled within
     /// ``HostConfiguration/stopTimeLimit``; a second stop ends the wait at
-    /// once. The `run` that asked for the request under way, if one did, is
-    /// cancelled but not waited for: it waits for that request.
+    /// once. A `run` that waits for a request (this one, or one queued) is
+    /// cancelled but not waited for: it cannot return before its answer.
     ///
     /// - Returns: the `run`s that did not end cleanly.
     func endRuns(of modules: [HostedModule]) async -> [HookOutcome] {
@@ -450,7 +450,7 @@ public actor ModuleHost {
         guard !ending.isEmpty else { return [] }
         requests.waitsFor(endingRuns: ending)
         return await ModuleRun.end(ending, drainDeadline: .now + configuration.drainTimeLimit, cancelLimit: configuration.stopTimeLimit,
-                                   notAwaited: requests.currentCallerRun)
+                                   notAwaited: requests.waitingRuns)
     }
 
     // MARK: Reload, removal, shutdown

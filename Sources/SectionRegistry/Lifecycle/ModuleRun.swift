@@ -125,21 +125,21 @@ final class ModuleRun: Sendable {
     /// it needs still runs. A `run` that does not watch is cancelled in its
     /// turn: cancellation is how it was written to end. Past
     /// `drainDeadline`, every `run` still running is cancelled and has until
-    /// `cancelLimit` after that. A run in `notAwaited` is cancelled but not
-    /// waited for: it waits for the request that ends it.
+    /// `cancelLimit` after that. A run of a module in `notAwaited` is
+    /// cancelled but not waited for: it waits for a request of its own.
     ///
     /// - Returns: the `run`s that did not end cleanly: drained past the
     ///   deadline and cancelled (``HookOutcome/Result/timedOut``), or never
     ///   ended at all (``HookOutcome/Result/cutOff``).
     static func end(
-        _ runs: [ModuleRun], drainDeadline: ContinuousClock.Instant, cancelLimit: Duration, notAwaited: ModuleLife?
+        _ runs: [ModuleRun], drainDeadline: ContinuousClock.Instant, cancelLimit: Duration, notAwaited: [ModuleLife]
     ) async -> [HookOutcome] {
         var outcomes: [HookOutcome] = []
         var drainedTooLong: [ModuleRun] = []
         var remaining = runs[...]
         while let run = remaining.first, ContinuousClock.now < drainDeadline, !run.isCutOff {
             remaining = remaining.dropFirst()
-            if run.module.life === notAwaited {
+            if run.isIn(notAwaited) {
                 run.task.cancel()
             } else if run.drains {
                 run.module.life.requestDrain()
@@ -152,7 +152,7 @@ final class ModuleRun: Sendable {
         // Past the deadline, or cut short: what still runs is cancelled. A
         // run that watches for the drain and had to be cancelled did not
         // end cleanly, asked already or not.
-        let unasked = remaining.filter { $0.module.life !== notAwaited }
+        let unasked = remaining.filter { !$0.isIn(notAwaited) }
         drainedTooLong += unasked.filter(\.drains)
         let late = drainedTooLong + unasked.filter { !$0.drains }
         for run in late { run.task.cancel() }
@@ -175,6 +175,10 @@ final class ModuleRun: Sendable {
     /// it drains, or it looked for the request.
     private var drains: Bool {
         module.instance.runDrains || module.life.observesDrain
+    }
+
+    private func isIn(_ modules: [ModuleLife]) -> Bool {
+        modules.contains { $0 === module.life }
     }
 
     private var isCutOff: Bool {
