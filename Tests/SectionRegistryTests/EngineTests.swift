@@ -82,9 +82,12 @@ struct Jammed: Error, CustomStringConvertible {
 
     @Test func aRunThatThrowsShutsEveryModuleDownAndRunThrowsIt() async throws {
         let log = CapturedLog(logLevel: .info)
+        let box = HostBox()
         let host = ModuleHost(registry: try declare([
             scripted("Store", level: .service, journal: journal),
             working("Ticker", after: ["Store"], journal: journal) {
+                // After the launch: during it, the failure fails the launch.
+                _ = await box.value.waitUntilRunning()
                 try await Task.sleep(for: .milliseconds(20))
                 throw Jammed()
             },
@@ -92,6 +95,7 @@ struct Jammed: Error, CustomStringConvertible {
             $0.servesSignals = false
             $0.log = log.handler
         })
+        box.set(host)
         let error = await #expect(throws: HostError.self) { try await host.run() }
         #expect(error?.code == .moduleFailed && error?.module == "Ticker" && error?.phase == .run)
         #expect(error?.description == "SectionRegistry: module 'Ticker' failed in run: jammed (stopped: Ticker, Store)")

@@ -541,6 +541,8 @@ public actor ModuleHost {
     /// error tells it, once, so the hook's own line would say it twice.
     private static func endsBringUp(_ phase: LifecyclePhase, _ result: HookOutcome.Result) -> Bool {
         switch (phase, result) {
+        case (_, .failed(let error)) where error is CancellationError:
+            false  // a cancellation, logged as such: no failure
         case (.setUp, .failed), (.start, .failed), (.ready, .failed), (.start, .timedOut): true
         default: false
         }

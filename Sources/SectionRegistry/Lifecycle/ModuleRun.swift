@@ -129,11 +129,15 @@ final class ModuleRun: Sendable {
     /// cancelled but not waited for: it waits for a request of its own.
     ///
     /// - Returns: the `run`s that did not end cleanly: drained past the
-    ///   deadline and cancelled (``HookOutcome/Result/timedOut``), or never
-    ///   ended at all (``HookOutcome/Result/cutOff``).
+    ///   deadline and cancelled (``HookOutcome/Result/timedOut``, timed from
+    ///   the start of the drain), or never ended at all
+    ///   (``HookOutcome/Result/cutOff``). A run cancelled by a second stop
+    ///   that ended then is no outcome of its own: the stop hooks that stop
+    ///   skips say the shutdown was cut short.
     static func end(
         _ runs: [ModuleRun], drainDeadline: ContinuousClock.Instant, cancelLimit: Duration, notAwaited: [ModuleLife]
     ) async -> [HookOutcome] {
+        let drainStart = ContinuousClock.now
         var outcomes: [HookOutcome] = []
         var drainedTooLong: [ModuleRun] = []
         var remaining = runs[...]
@@ -146,7 +150,7 @@ final class ModuleRun: Sendable {
                 if await !run.waitForEnd(until: drainDeadline) { drainedTooLong.append(run) }
             } else {
                 run.task.cancel()
-                if await !run.waitForEnd(until: .now + cancelLimit) { outcomes.append(run.outcome(.cutOff)) }
+                if await !run.waitForEnd(until: .now + cancelLimit) { outcomes.append(run.outcome(.cutOff, since: run.start)) }
             }
         }
         // Past the deadline, or cut short: what still runs is cancelled. A
@@ -159,15 +163,15 @@ final class ModuleRun: Sendable {
         let cancelDeadline = ContinuousClock.now + cancelLimit
         for run in late {
             if await !run.waitForEnd(until: cancelDeadline) {
-                outcomes.append(run.outcome(.cutOff))
-            } else if drainedTooLong.contains(where: { $0 === run }) {
-                outcomes.append(run.outcome(.timedOut))
+                outcomes.append(run.outcome(.cutOff, since: run.start))
+            } else if !run.isCutOff, drainedTooLong.contains(where: { $0 === run }) {
+                outcomes.append(run.outcome(.timedOut, since: drainStart))
             }
         }
         return outcomes
     }
 
-    private func outcome(_ result: HookOutcome.Result) -> HookOutcome {
+    private func outcome(_ result: HookOutcome.Result, since start: ContinuousClock.Instant) -> HookOutcome {
         HookOutcome(module: module.name, phase: .run, result: result, duration: start.duration(to: .now), start: start)
     }
 
