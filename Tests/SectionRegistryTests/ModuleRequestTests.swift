@@ -56,12 +56,14 @@ func asking(
 /// Each case of the engine review (issue 26): a module that makes a
 /// request of its own host, and what a stop does to what is under way.
 /// Each is a race; each test runs rounds with varied timings.
-@Suite(.timeLimit(.minutes(3))) struct ModuleRequestTests {
+@Suite(.timeLimit(.minutes(15))) struct ModuleRequestTests {
     static let rounds = 0..<4
-    /// Far longer than the suite's time limit: a case that waits for it
+    /// Far longer than the suite's 15-minute time limit (itself generous:
+    /// the whole suite's process tests can starve the cooperative pool for
+    /// minutes on 2 cores): a case that waits for it
     /// (the bug each test is for) fails by that limit, whatever the load;
     /// no test measures how long a case took.
-    static let longLimit = Duration.seconds(600)
+    static let longLimit = Duration.seconds(3600)
 
     func outcomes(_ list: [HookOutcome]) -> [String] {
         list.map { "\($0.module) \($0.phase) \($0.resultName)" }
@@ -358,7 +360,8 @@ func asking(
     }
 
     // Shutdown is linear: forgetting a module costs what it registered.
-    // Side by side in one process: 4x the modules must not cost 16x.
+    // Side by side in one process: 4x the modules must not cost 16x (the
+    // quadratic forget took 15x from 500 to 2,000 modules).
     @Test func terminateIsLinearInTheNumberOfModules() async throws {
         func shutdownTime(of count: Int) async throws -> Duration {
             let modules = (0..<count).map { index in
@@ -373,10 +376,15 @@ func asking(
             await host.terminate()
             return start.duration(to: clock.now)
         }
-        _ = try await shutdownTime(of: 200)  // warm up
-        let small = try await shutdownTime(of: 1_000)
-        let large = try await shutdownTime(of: 4_000)
-        #expect(large / small < 10, "1,000 modules: \(small), 4,000: \(large)")
+        _ = try await shutdownTime(of: 100)  // warm up
+        // The best of 3 each: a starved moment on a loaded machine lengthens
+        // one sample, not all three.
+        var (small, large) = (Duration.seconds(3600), Duration.seconds(3600))
+        for _ in 0..<3 {
+            small = min(small, try await shutdownTime(of: 500))
+            large = min(large, try await shutdownTime(of: 2_000))
+        }
+        #expect(large / small < 10, "500 modules: \(small), 2,000: \(large)")
     }
 }
 
