@@ -310,8 +310,16 @@ public actor ModuleHost {
             stepRanges.append(startOrder.count..<startOrder.count + step.count)
             for position in step { startOrder.append(created[position - first]!) }
         }
+        // A run begins right after its module's start; where no module has
+        // one, the start hooks pay no follow-up call.
+        let beginRun: (nonisolated(nonsending) @Sendable (HostedModule) async throws -> Void)?
+        if startOrder.contains(where: \.hasRunHook) {
+            beginRun = { module in try await self.beginRun(of: module) }
+        } else {
+            beginRun = nil
+        }
         let start = PhaseRun(.start, of: startOrder, steps: stepRanges, limit: configuration.startTimeLimit, grace: grace,
-                             stopsAtFailure: true, followUp: { module in try await self.beginRun(of: module) })
+                             stopsAtFailure: true, followUp: beginRun)
         let startRecords = await runPhase(start)
         var started: [HostedModule] = []
         started.reserveCapacity(startOrder.count)
@@ -405,7 +413,7 @@ public actor ModuleHost {
     ///
     /// - Throws: ``RunFailure`` if the `run` fails or returns before it is
     ///   ready.
-    private nonisolated func beginRun(of module: HostedModule) async throws {
+    private nonisolated(nonsending) func beginRun(of module: HostedModule) async throws {
         guard module.hasRunHook else { return }
         let run = ModuleRun(module, origin: .run(ObjectIdentifier(requests), module.life), bridge: withDrainAsGracefulShutdown) { outcome in
             self.runFailed(outcome)

@@ -49,7 +49,7 @@ final class PhaseRun: Sendable {
     /// Called in the runner right after each module's hook completes, as
     /// part of it (its time and its limit): what must follow the hook
     /// before the next module's begins.
-    private let followUp: (@Sendable (HostedModule) async throws -> Void)?
+    private let followUp: (nonisolated(nonsending) @Sendable (HostedModule) async throws -> Void)?
     /// The steps, for a phase that runs some hooks alongside each other.
     let steps: [Range<Int>]?
     private let state: StateLock
@@ -59,7 +59,7 @@ final class PhaseRun: Sendable {
     init(
         _ phase: LifecyclePhase, of modules: [HostedModule], steps: [Range<Int>]? = nil,
         limit: Duration?, grace: Duration, stopsAtFailure: Bool, prepare: (@Sendable (HostedModule) -> Void)? = nil,
-        followUp: (@Sendable (HostedModule) async throws -> Void)? = nil
+        followUp: (nonisolated(nonsending) @Sendable (HostedModule) async throws -> Void)? = nil
     ) {
         self.phase = phase
         self.prepare = prepare
@@ -240,7 +240,7 @@ final class PhaseRun: Sendable {
     }
 
     private static func call(
-        _ module: HostedModule, _ phase: LifecyclePhase, followUp: (@Sendable (HostedModule) async throws -> Void)?
+        _ module: HostedModule, _ phase: LifecyclePhase, followUp: (nonisolated(nonsending) @Sendable (HostedModule) async throws -> Void)?
     ) async -> HookOutcome.Result {
         do {
             try await module.run(phase)
