@@ -314,7 +314,9 @@ public actor ModuleHost {
         // one, the start hooks pay no follow-up call.
         let beginRun: (nonisolated(nonsending) @Sendable (HostedModule) async throws -> Void)?
         if startOrder.contains(where: \.hasRunHook) {
-            beginRun = { module in try await self.beginRun(of: module) }
+            // Weak: the phase stays in the host's log, and a strong
+            // capture would make a cycle that keeps the host alive for good.
+            beginRun = { [weak self] module in try await self?.beginRun(of: module) }
         } else {
             beginRun = nil
         }
@@ -415,8 +417,8 @@ public actor ModuleHost {
     ///   ready.
     private nonisolated(nonsending) func beginRun(of module: HostedModule) async throws {
         guard module.hasRunHook else { return }
-        let run = ModuleRun(module, origin: .run(ObjectIdentifier(requests), module.life), bridge: withDrainAsGracefulShutdown) { outcome in
-            self.runFailed(outcome)
+        let run = ModuleRun(module, origin: .run(ObjectIdentifier(requests), module.life), bridge: withDrainAsGracefulShutdown) { [weak self] outcome in
+            self?.runFailed(outcome)
         }
         runs.withLock { $0.append(run) }
         guard module.instance.runReportsReady else { return }
