@@ -55,17 +55,24 @@ final class StatusBroadcast: Sendable {
     /// The current status, then every change, up to a final status.
     func updates() -> AsyncStream<HostStatus> {
         let (stream, continuation) = AsyncStream.makeStream(of: HostStatus.self)
+        let shared = state
         // The current status is sent under the lock, so that a change
         // published meanwhile comes after it.
-        state.withLock { state in
+        shared.withLock { state in
             continuation.yield(state.current)
             if state.current.isFinal {
                 continuation.finish()
             } else {
                 state.followers[state.nextFollower] = continuation
                 let id = state.nextFollower
-                continuation.onTermination = { [weak self] _ in
-                    self?.state.withLock { _ = $0.followers.removeValue(forKey: id) }
+                // The state, not the broadcast: a weak reference to the
+                // broadcast needs a side table, whose address Swift keeps
+                // encoded in the object's reference count, where the leak
+                // checker cannot see it; it reported one per stream of a
+                // host still alive at exit. The state holds the stream only
+                // until it ends, and it ends at the latest with a final status.
+                continuation.onTermination = { _ in
+                    shared.withLock { _ = $0.followers.removeValue(forKey: id) }
                 }
                 state.nextFollower += 1
             }
