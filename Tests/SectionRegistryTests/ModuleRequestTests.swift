@@ -4,15 +4,21 @@ import Testing
 @testable import SectionRegistry
 
 /// The host a test's modules ask things of: set once the host is made.
+/// Weak: the host holds the modules, whose closures hold this box; the
+/// test holds the host while it runs.
 final class HostBox: Sendable {
-    private let host = Mutex<ModuleHost?>(nil)
+    private struct Reference {
+        weak var host: ModuleHost?
+    }
+
+    private let reference = Mutex(Reference())
 
     var value: ModuleHost {
-        host.withLock { $0! }
+        reference.withLock { $0.host! }
     }
 
     func set(_ value: ModuleHost) {
-        host.withLock { $0 = value }
+        reference.withLock { $0.host = value }
     }
 }
 
