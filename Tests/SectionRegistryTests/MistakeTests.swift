@@ -95,7 +95,7 @@ import Testing
         try #require(example.result.status == 0, "\(example.result.output)")
         let result = try runCommand(["SECTION_REGISTRY_DISABLE=search", example.binary, "serve"])
         expectCleanFailure(result, saying: """
-            SectionRegistry: the modules cannot be ordered; nothing was started:
+            SectionRegistry: the modules cannot be disabled as asked; nothing was started:
               - cannot disable 'search': no module of that name is linked (linked: Accounts, Search, Billing, Audit). \
             Did you mean 'Search'?
             """)

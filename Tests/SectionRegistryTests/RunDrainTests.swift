@@ -1,5 +1,8 @@
 import Synchronization
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import ModuleRecords
 @testable import SectionRegistry
 
@@ -115,7 +118,7 @@ func draining(
         async let shutdown = host.terminate()
         await journal.waitFor("drain HTTP")
         try await Task.sleep(for: .milliseconds(round * 5))
-        host.cutShutdownShort(.signal("SIGTERM"))
+        host.cutShutdownShort(.signal(SIGTERM))
         let result = await shutdown
         // Both runs were cancelled; what had not ended then is cut off, and
         // the stop hooks left are skipped.

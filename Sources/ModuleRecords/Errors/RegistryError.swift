@@ -68,7 +68,15 @@ public struct RegistryError: Error, Sendable, Hashable, CustomStringConvertible,
             let lines = discoveryProblems.flatMap { $0.description.split(separator: "\n") }
             return "\(count) in the app_modules section:\n" + lines.map { "  - \($0)" }.joined(separator: "\n")
         case .ordering:
-            return "the modules cannot be ordered; nothing was started:\n"
+            // The heading names what failed: a misspelt name to disable is
+            // no ordering problem of the records.
+            let fromDisabling = orderingProblems.filter(\.comesFromDisabling).count
+            let what = switch fromDisabling {
+            case 0: "the modules cannot be ordered"
+            case orderingProblems.count: "the modules cannot be disabled as asked"
+            default: "the modules cannot be ordered or disabled as asked"
+            }
+            return "\(what); nothing was started:\n"
                 + orderingProblems.map { "  - \($0)" }.joined(separator: "\n")
         case .unknownModule:
             let name = module ?? ""

@@ -17,6 +17,15 @@ package enum OrderingProblem: Sendable, Hashable, CustomStringConvertible {
     /// disabled from outside the program.
     case requiredModuleDisabled(String)
 
+    /// Whether the modules disabled (by name, from outside the program)
+    /// cause it, rather than the records' own order.
+    var comesFromDisabling: Bool {
+        switch self {
+        case .disabledDependency, .unknownDisabledModule, .requiredModuleDisabled: true
+        case .missingDependency, .dependencyOnLaterLevel, .cycle: false
+        }
+    }
+
     public var description: String {
         switch self {
         case .missingDependency(let module, let dependency, let closest):

@@ -89,8 +89,16 @@ public struct HostConfiguration: Sendable {
     public var timesEventHandlers = false
     /// Where ``ModuleContext/log(_:level:metadata:)`` and the host's own
     /// messages go: by default standard error, at the level in
-    /// ``HostLogHandler/levelVariable`` (`info` when unset).
+    /// ``HostLogHandler/levelVariable`` (`info` when unset). To choose
+    /// another default and still let the variable override it:
+    /// `.standardError(logLevel: HostLogHandler.environmentLevel(default: .warning))`.
     public var log: HostLogHandler = .standardError()
+    /// Whether a failed ``ModuleHost/launch()`` (or ``ModuleHost/run()``)
+    /// is logged, at ``LogLevel/error``, as well as thrown: on by default,
+    /// so that it is seen even where a caller drops the error. Turn it off
+    /// where the program reports the thrown error itself, so that it
+    /// appears once; ``ModuleHost/main(configuration:)`` does.
+    public var logsLaunchFailure = true
     /// A hook that completes but takes longer than this is logged as a
     /// warning, with the module's name and how long it ran.
     public var slowHookThreshold: Duration = .seconds(1)
@@ -119,7 +127,24 @@ public struct HostConfiguration: Sendable {
     /// be a regular file.
     public var trustsPluginFiles = false
 
+    /// How long the work of ``ModuleHost/main(configuration:_:)`` has to
+    /// end once SIGINT or SIGTERM cancelled it: 1 second by default. Past
+    /// it, the work is left behind, the modules are stopped and the process
+    /// exits, as a plain command-line tool dies at once on Ctrl-C.
+    public var cancelledWorkTimeLimit: Duration = .seconds(1)
+
     public init() {}
+
+    /// The configuration of a command-line tool: the default, but that the
+    /// log shows warnings and errors only, unless
+    /// ``HostLogHandler/levelVariable`` says otherwise (a tool's normal run
+    /// writes nothing to standard error). The default of
+    /// ``ModuleHost/main(configuration:_:)``.
+    public static var commandLine: HostConfiguration {
+        var configuration = HostConfiguration()
+        configuration.log = .standardError(logLevel: HostLogHandler.environmentLevel(default: .warning))
+        return configuration
+    }
 
     /// ``disabledModules`` plus the names in ``disableVariable``.
     var allDisabledModules: Set<String> {

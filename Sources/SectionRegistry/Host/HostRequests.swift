@@ -27,7 +27,8 @@ final class HostRequests: Sendable {
         /// A stop was asked for (the first): bring-ups are interrupted, none
         /// begins, and the engine's next terminate stops every module.
         case requested(StopReason)
-        /// A second stop: every wait left ends at once.
+        /// A second stop: every wait left ends at once. The reason is still
+        /// the first stop's.
         case cutShort(StopReason)
     }
 
@@ -188,7 +189,7 @@ final class HostRequests: Sendable {
     /// hooks not yet called are skipped.
     func cutShort(_ reason: StopReason) {
         let wait = state.withLock { state -> Wait? in
-            state.shutdown = .cutShort(reason)
+            state.shutdown = .cutShort(state.shutdown.reason ?? reason)
             return state.waitingFor
         }
         switch wait {
@@ -227,6 +228,14 @@ extension HostRequests.Shutdown {
     /// Whether a stop was asked for.
     var begun: Bool {
         if case .none = self { false } else { true }
+    }
+
+    /// Why the host stops: the first stop's reason.
+    var reason: StopReason? {
+        switch self {
+        case .none: nil
+        case .requested(let reason), .cutShort(let reason): reason
+        }
     }
 
     var isCutShort: Bool {

@@ -64,22 +64,14 @@ public actor ModuleHost {
     /// How the shutdown went, once the host has stopped (or what a launch
     /// that the shutdown interrupted stopped again).
     var shutdownOutcomes: [HookOutcome] = []
-    /// Whether a failed launch is logged: not under ``main(configuration:)``,
-    /// which reports it itself, once.
-    private let logsLaunchFailure: Bool
 
     /// A host for the modules of `registry`, not yet launched.
     public init(registry: ModuleRegistry, configuration: HostConfiguration = HostConfiguration()) {
-        self.init(registry: registry, configuration: configuration, logsLaunchFailure: true)
-    }
-
-    init(registry: ModuleRegistry, configuration: HostConfiguration, logsLaunchFailure: Bool) {
         self.registry = registry
         self.configuration = configuration
         self.shared = HostState(configuration: configuration)
-        self.logsLaunchFailure = logsLaunchFailure
         // Weak: the state outlives nothing, but a module's context may.
-        shared.beginShutdown.withLock { $0 = { [weak self] module in self?.beginShutdown(.terminateFromModule(module)) } }
+        shared.beginShutdown.withLock { $0 = { [weak self] module in self?.beginShutdown(.moduleRequest(module)) } }
     }
 
     /// The names of the modules that have started and not stopped, in start
@@ -101,6 +93,13 @@ public actor ModuleHost {
     /// it is not the actor's.
     public nonisolated var status: HostStatus {
         statusBroadcast.current
+    }
+
+    /// Why the host stops or stopped: the first stop asked for (a signal,
+    /// ``terminate()``, a module's request, a failed `run`, cancellation);
+    /// `nil` while none was. Read without `await`.
+    public nonisolated var stopReason: StopReason? {
+        requests.shutdown.reason
     }
 
     /// The current status, then each change as it happens, up to
@@ -260,7 +259,7 @@ public actor ModuleHost {
             try await bringUp(plan.order, in: plan.steps, request: id, kind: .launch)
         } catch {
             // A cancelled launch is no failure; bringUp said what it stopped.
-            if error.code != .cancelled && logsLaunchFailure { shared.log(.error, error.description) }
+            if error.code != .cancelled && configuration.logsLaunchFailure { shared.log(.error, error.description) }
             if error.code == .cancelled && requests.shutdown.begun { shutdownOutcomes = error.rollback }
             enter(.launchFailed(error))
             return .failure(error)

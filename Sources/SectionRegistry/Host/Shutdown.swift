@@ -31,36 +31,6 @@
 //   waiting for; skipped: a stop hook never called.
 // - forget: end a module's life and drop what it registered.
 
-/// Why the host stops.
-enum StopReason: Sendable, CustomStringConvertible {
-    /// SIGTERM or SIGINT, by name.
-    case signal(String)
-    /// ``ModuleHost/terminate()`` from the program.
-    case terminate
-    /// ``ModuleHost/terminate()`` from inside the host: a hook, a handler a
-    /// hook calls, or the `run` of the module named, if one is.
-    case terminateFromModule(String?)
-    /// A module's `run` failed.
-    case runFailed(String)
-    /// The task running ``ModuleHost/run()`` was cancelled.
-    case cancelled
-    /// The swift-service-lifecycle `ServiceGroup` running the host shuts
-    /// down gracefully (the `ServiceLifecycle` trait).
-    case gracefulShutdown
-
-    var description: String {
-        switch self {
-        case .signal(let name): name
-        case .terminate: "terminate()"
-        case .terminateFromModule(let module?): "terminate() from module '\(module)'"
-        case .terminateFromModule(nil): "terminate() from a hook"
-        case .runFailed(let module): "module '\(module)' failed in run"
-        case .cancelled: "the task running the host was cancelled"
-        case .gracefulShutdown: "the ServiceGroup's graceful shutdown"
-        }
-    }
-}
-
 extension ModuleHost {
     /// Stops every running module: ends every `run` (cancelled, and awaited),
     /// then calls the stop hooks in reverse start order, each within
@@ -91,7 +61,7 @@ extension ModuleHost {
     public func terminate() async -> [HookOutcome] {
         let caller = requests.callingRun?.moduleName
         let fromModule = requests.calledFromInside
-        let began = beginShutdown(fromModule ? .terminateFromModule(caller) : .terminate)
+        let began = beginShutdown(fromModule ? .moduleRequest(caller) : .terminate)
         guard !fromModule else { return [] }
         for await status in statusUpdates where status.isFinal { break }
         return began && status.isFinal ? shutdownOutcomes : []
@@ -110,8 +80,10 @@ extension ModuleHost {
                 shared.log(.debug, "SectionRegistry: terminate(), stopping modules in reverse start order")
             case .runFailed:
                 break  // runFailed said it, with the error
-            case .signal, .terminateFromModule, .cancelled, .gracefulShutdown:
-                shared.log(.info, "SectionRegistry: \(reason), stopping modules in reverse start order")
+            case .signal, .moduleRequest, .cancelled, .gracefulShutdown:
+                // Notice, not info: a command-line tool's default level
+                // (``ModuleHost/main(configuration:_:)``) leaves it out.
+                shared.log(.notice, "SectionRegistry: \(reason), stopping modules in reverse start order")
             }
         }
         guard first else { return false }
@@ -142,7 +114,7 @@ extension ModuleHost {
     func terminateNow() async {
         switch lifecycle {
         case .running(let roster):
-            enter(.stopping)
+            enter(.stopping(requests.shutdown.reason ?? .terminate))
             let outcomes = await stop(roster.started.reversed())
             for plugin in roster.plugins {
                 plugin.library.close()

@@ -7,8 +7,9 @@ enum HostLifecycle: Sendable {
     /// roster yet while their start plan is made.
     case launching(HostRoster?)
     case running(HostRoster)
-    /// Stopping the modules; the roster is gone, so nothing joins it.
-    case stopping
+    /// Stopping the modules, for the reason given; the roster is gone, so
+    /// nothing joins it.
+    case stopping(StopReason)
     case stopped(failures: [HookOutcome])
     case launchFailed(HostError)
 
@@ -50,7 +51,7 @@ enum HostLifecycle: Sendable {
         case .idle: .idle
         case .launching: .launching
         case .running: .running
-        case .stopping: .stopping
+        case .stopping(let reason): .stopping(reason)
         case .stopped(let failures): .stopped(failures: failures)
         case .launchFailed(let error): .launchFailed(error)
         }

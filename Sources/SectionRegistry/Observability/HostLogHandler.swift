@@ -68,15 +68,23 @@ public struct HostLogHandler: Sendable {
     /// must not choose what it logs (debug messages can show more than the
     /// invoker may see).
     public static var environmentLevel: LogLevel {
-        level(named: HostVariable.secureValue(levelVariable))
+        environmentLevel(default: .info)
+    }
+
+    /// The level ``levelVariable`` names in the process's environment, or
+    /// `fallback` when it is unset or names no level: how a program picks
+    /// its own default without taking the variable from its users (a
+    /// command-line tool: `.warning`). Read as ``environmentLevel`` is.
+    public static func environmentLevel(default fallback: LogLevel) -> LogLevel {
+        level(named: HostVariable.secureValue(levelVariable)) ?? fallback
     }
 
     /// The level ``levelVariable`` names in `environment`, or `info`.
     static func level(in environment: [String: String]) -> LogLevel {
-        level(named: environment[levelVariable])
+        level(named: environment[levelVariable]) ?? .info
     }
 
-    private static func level(named name: String?) -> LogLevel {
-        name.flatMap { LogLevel(rawValue: $0.lowercased()) } ?? .info
+    private static func level(named name: String?) -> LogLevel? {
+        name.flatMap { LogLevel(rawValue: $0.lowercased()) }
     }
 }

@@ -7,8 +7,9 @@ public enum HostStatus: Sendable, CustomStringConvertible {
     case launching
     /// Every module is ready.
     case running
-    /// Stopping the modules, in reverse start order.
-    case stopping
+    /// Stopping the modules, in reverse start order, for the reason given
+    /// (the first stop asked for).
+    case stopping(StopReason)
     /// Every module is stopped; `failures` are the `run` hooks that failed
     /// (the first is why the host stopped, if one did) and the hooks that
     /// failed, timed out, were cut off or skipped on the way down.
@@ -33,7 +34,7 @@ public enum HostStatus: Sendable, CustomStringConvertible {
         case .idle: "idle"
         case .launching: "launching"
         case .running: "running"
-        case .stopping: "stopping"
+        case .stopping(let reason): "stopping (\(reason))"
         case .stopped(let failures) where failures.isEmpty: "stopped"
         case .stopped(let failures): "stopped, with failures: " + failures.map(\.description).joined(separator: "; ")
         case .launchFailed(let error): "launch failed: \(error)"

@@ -29,8 +29,10 @@ extension ModuleHost {
     ///   ``HostConfiguration/drainTimeLimit``, or a `run` ignored its
     ///   cancellation. The last log line names each.
     public static func main(configuration: HostConfiguration = HostConfiguration()) async -> Never {
+        var configuration = configuration
+        configuration.logsLaunchFailure = false  // said once, below
         do {
-            let host = ModuleHost(registry: try ModuleRegistry.linked(), configuration: configuration, logsLaunchFailure: false)
+            let host = ModuleHost(registry: try ModuleRegistry.linked(), configuration: configuration)
             try await host.run()
             switch host.status {
             case .stopped(let failures) where failures.isEmpty:
@@ -49,7 +51,7 @@ extension ModuleHost {
 
     /// Flushes standard output, writes `message` to standard error in one
     /// write, and exits.
-    private static func end(status: Int32, message: String? = nil) -> Never {
+    static func end(status: Int32, message: String? = nil) -> Never {
         fflush(nil)
         if let message {
             let line = Array((message + "\n").utf8)

@@ -49,18 +49,12 @@ extension ModuleHost {
     ///   ``HostError/Code/signalsInUse`` if another `run()` serves the
     ///   signals.
     public nonisolated func run() async throws(HostError) {
-        let (signals, signalSink) = AsyncStream.makeStream(of: Int32.self)
-        let stream = configuration.servesSignals
-            ? try SignalStream(SignalStream.served) { signalSink.yield($0) }
-            : nil
-        defer { stream?.close() }
-        // In a ServiceGroup (the ServiceLifecycle trait), the group's
-        // graceful shutdown is the host's; elsewhere this only runs the body.
-        let launch = await onGracefulShutdown({ self.beginShutdown(.gracefulShutdown) }) {
-            await withTaskCancellationHandler {
-                await withTaskGroup(of: Void.self) { group in
-                    group.addTask { await self.answer(signals) }
-                    defer { signalSink.finish() }
+        let launch = try await servingSignals(stop: stop(bySignal:)) {
+            // In a ServiceGroup (the ServiceLifecycle trait), the group's
+            // graceful shutdown is the host's; elsewhere this only runs the
+            // body.
+            await onGracefulShutdown({ self.beginShutdown(.gracefulShutdown) }) {
+                await withTaskCancellationHandler {
                     do throws(HostError) {
                         try await self.launch()
                     } catch {
@@ -68,14 +62,45 @@ extension ModuleHost {
                     }
                     _ = await self.waitUntilFinal()
                     return nil
+                } onCancel: {
+                    self.beginShutdown(.cancelled)
                 }
-            } onCancel: {
-                self.beginShutdown(.cancelled)
             }
         }
         if let launch { throw launch }
-        if let failure = failedRuns.withLock({ $0.first }), case .failed(let error) = failure.result {
-            throw .moduleFailed(failure.module, in: .run, error: error, rollback: await shutdownOutcomes)
+        if let failedRun = await failedRunError() { throw failedRun }
+    }
+
+    /// The error of the first `run` that failed, if one did: what stopped
+    /// the host.
+    func failedRunError() -> HostError? {
+        guard let failure = failedRuns.withLock({ $0.first }), case .failed(let error) = failure.result else { return nil }
+        return .moduleFailed(failure.module, in: .run, error: error, rollback: shutdownOutcomes)
+    }
+
+    /// SIGTERM or SIGINT, served: the first begins the shutdown, a second
+    /// cuts it short.
+    nonisolated func stop(bySignal signal: Int32) {
+        if !beginShutdown(.signal(signal)) { cutShutdownShort(.signal(signal)) }
+    }
+
+    /// Runs `body` while the process's signals are served (unless
+    /// ``HostConfiguration/servesSignals`` is off): SIGTERM and SIGINT go
+    /// to `stop`, the others are answered as ``run()`` says.
+    ///
+    /// - Throws: ``HostError/Code/signalsInUse`` if another host serves them.
+    nonisolated func servingSignals<Result>(
+        stop: @escaping @Sendable (Int32) -> Void, _ body: () async -> Result
+    ) async throws(HostError) -> Result {
+        let (signals, signalSink) = AsyncStream.makeStream(of: Int32.self)
+        let stream = configuration.servesSignals
+            ? try SignalStream(SignalStream.served) { signalSink.yield($0) }
+            : nil
+        defer { stream?.close() }
+        return await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.answer(signals, stop: stop) }
+            defer { signalSink.finish() }
+            return await body()
         }
     }
 
@@ -84,14 +109,14 @@ extension ModuleHost {
     /// and one whose handler ignores that is left behind and reported when
     /// the stream ends, never waited for (a handler, like a hook, cannot
     /// hold up the exit).
-    private nonisolated func answer(_ signals: AsyncStream<Int32>) async {
+    private nonisolated func answer(_ signals: AsyncStream<Int32>, stop: @Sendable (Int32) -> Void) async {
         let broadcasts = SignalBroadcasts()
         for await signal in signals {
             let name = SignalStream.name(of: signal)
             let stopping = requests.shutdown.begun
             switch signal {
             case SIGTERM, SIGINT:
-                if !beginShutdown(.signal(name)) { cutShutdownShort(.signal(name)) }
+                stop(signal)
                 broadcasts.cancelAll()
             case SIGHUP where !stopping:
                 shared.log(.info, "SectionRegistry: \(name), reloading")

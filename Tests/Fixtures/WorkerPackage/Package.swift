@@ -1,7 +1,8 @@
 // swift-tools-version: 6.3
 // A small server as a new user writes it: a Store, and a Ticker whose `run`
-// works in the background for as long as the app runs. Built and run by
-// WorkerProcessTests; what each module does wrong is set by environment
+// works in the background for as long as the app runs; and Tool, a one-shot
+// program of the same modules. Built and run by WorkerProcessTests and
+// CommandProcessTests; what each module does wrong is set by environment
 // variables, so that one binary shows each way a process ends.
 import PackageDescription
 
@@ -19,6 +20,7 @@ let package = Package(
     dependencies: [.package(name: "SectionRegistry", path: "../../..")],
     targets: [
         .executableTarget(name: "Worker", dependencies: [sectionRegistry, "Store", "Ticker"]),
+        .executableTarget(name: "Tool", dependencies: [sectionRegistry, "Store", "Ticker"]),
     ] + feature("Store") + feature("Ticker"),
     swiftLanguageModes: [.v6]
 )
