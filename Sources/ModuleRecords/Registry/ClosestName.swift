@@ -31,6 +31,6 @@ private func editDistance(_ a: String, _ b: String) -> Int {
 }
 
 /// " Did you mean 'X'?" for a suggestion, or nothing.
-func didYouMean(_ name: String, among names: [String]) -> String {
+package func didYouMean(_ name: String, among names: [String]) -> String {
     closestName(to: name, among: names).map { " Did you mean '\($0)'?" } ?? ""
 }

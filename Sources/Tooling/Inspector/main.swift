@@ -173,9 +173,9 @@ case "check":
     let host = hostPath.map { linkedImages($0) }
     let images = linkedImages(path, host: host)
     let records = images.withModules.flatMap { $0.inspection!.records }
-    let found = Set(records.map(\.declaration.name))
-    let failures = (hostPath == nil ? [] : pluginFileProblems(path)) + images.problems(asPluginOf: host) + expected.filter { !found.contains($0) }.map {
-        "expected module '\($0)' is not in app_modules"
+    let names = records.map(\.declaration.name)
+    let failures = (hostPath == nil ? [] : pluginFileProblems(path)) + images.problems(asPluginOf: host) + expected.filter { !names.contains($0) }.map {
+        "expected module '\($0)' is not in app_modules.\(didYouMean($0, among: names))"
     }
     guard failures.isEmpty else {
         fail("\(path): check failed:\n" + failures.map { "  - \($0)" }.joined(separator: "\n"), status: 1)
