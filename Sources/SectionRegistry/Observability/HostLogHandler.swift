@@ -12,7 +12,9 @@ import Glibc
 /// ```
 ///
 /// Every message of the host goes through it: launch steps and each hook's
-/// duration at ``LogLevel/debug``, signals at ``LogLevel/info``, hooks slower
+/// duration at ``LogLevel/debug``, SIGHUP and the user signals at
+/// ``LogLevel/info``, SIGTERM, SIGINT and a module's request for the
+/// shutdown at ``LogLevel/notice``, hooks slower
 /// than ``HostConfiguration/slowHookThreshold`` and time limits hit at
 /// ``LogLevel/warning``, failures at ``LogLevel/error``. Metadata names the
 /// `module`, the `phase` and the `duration` (in milliseconds) where they
