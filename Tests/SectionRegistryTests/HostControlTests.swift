@@ -57,7 +57,7 @@ import Testing
         let error = await #expect(throws: HostError.self) { try await host.launch() }
         #expect(error?.code == .invalidOrder)
         #expect(error?.description == """
-            SectionRegistry: the modules cannot be ordered; nothing was started:
+            SectionRegistry: the modules cannot be disabled as asked; nothing was started:
               - cannot disable 'TestCore': it is marked APP_MODULE_REQUIRED, which forbids disabling it from outside the program: \
             remove 'TestCore' from SECTION_REGISTRY_DISABLE and HostConfiguration.disabledModules
             """, "\(error.map { "\($0)" } ?? "")")

@@ -25,7 +25,7 @@ import Testing
         try await host.launch()
         await host.terminate()
         #expect(await seen.value == [
-            "idle", "launching", "running", "stopping",
+            "idle", "launching", "running", "stopping (terminate())",
             "stopped, with failures: B stop: failed after \(await host.timings.hooks.last { $0.module == "B" }!.duration.milliseconds) ms: B was told to fail in stop",
         ])
         var late: [String] = []

@@ -48,7 +48,7 @@ package enum ModuleRecord {
     /// makes. Allocates nothing for a record with an ASCII name and `.after`
     /// list.
     package static func check(_ section: UnsafeRawBufferPointer, byteOffset: Int, memory: some RecordMemory) -> SlotCheck {
-        let slot = Slot(section, byteOffset: byteOffset, memory: memory)
+        let slot = RecordSlot(section, byteOffset: byteOffset, memory: memory)
         guard slot.record.kind == APP_MODULE_KIND_MODULE else { return .skipped }
         var defects = AnyDefect()
         let nameLength = slot.check(into: &defects)
@@ -63,7 +63,7 @@ package enum ModuleRecord {
         _ section: UnsafeRawBufferPointer, index: Int, byteOffset: Int,
         memory: some RecordMemory, image: String?, sourceFiles: inout SourceFileNames
     ) -> Contents {
-        let slot = Slot(section, byteOffset: byteOffset, memory: memory)
+        let slot = RecordSlot(section, byteOffset: byteOffset, memory: memory)
         guard slot.record.kind == APP_MODULE_KIND_MODULE else { return .skipped }
         var defects: [RecordDefect] = []
         let name = slot.check(into: &defects).map { _ in slot.name }
@@ -79,7 +79,7 @@ package enum ModuleRecord {
     /// process whose pointers lead into `memory`, as
     /// ``decode(_:index:byteOffset:memory:image:sourceFiles:)`` makes it.
     static func declaration(at record: UnsafeRawPointer, location: RecordLocation, memory: some RecordMemory) -> ModuleDeclaration {
-        let slot = Slot(UnsafeRawBufferPointer(start: record, count: size), byteOffset: 0, memory: memory)
+        let slot = RecordSlot(UnsafeRawBufferPointer(start: record, count: size), byteOffset: 0, memory: memory)
         return slot.declaration(name: slot.name, location: location)
     }
 
@@ -91,73 +91,11 @@ package enum ModuleRecord {
         return UnsafeRawBufferPointer(start: field, count: UnsafeRawPointer(end) - field)
     }
 
-    /// One record slot, its fields, and where its pointers lead.
-    private struct Slot<Memory: RecordMemory> {
-        let record: app_module_record
-        let start: UnsafeRawPointer
-        let byteOffset: Int
-        let memory: Memory
-
-        init(_ section: UnsafeRawBufferPointer, byteOffset: Int, memory: Memory) {
-            record = section.loadUnaligned(fromByteOffset: byteOffset, as: app_module_record.self)
-            start = section.baseAddress! + byteOffset
-            self.byteOffset = byteOffset
-            self.memory = memory
-        }
-
-        /// The value the program sees in a pointer field.
-        func pointer<Field>(_ field: KeyPath<app_module_record, Field>, _ value: Field) -> UInt64 {
-            let stored = withUnsafeBytes(of: value) { $0.loadUnaligned(as: UInt64.self) }
-            return memory.pointer(atSectionOffset: byteOffset + MemoryLayout<app_module_record>.offset(of: field)!, stored: stored)
-        }
-
-        var factory: UInt64 { pointer(\.factory, record.factory) }
-        var name: String { String(decoding: ModuleRecord.nameBytes(at: start)!, as: UTF8.self) }
-        var level: ModuleLevel? { ModuleLevel(rawValue: record.level) }
-
-        /// Every check, in the order defects are listed; returns the name's
-        /// length if the name passed its own.
-        func check(into defects: inout some DefectSink) -> Int? {
-            if record.version != APP_MODULE_ABI_VERSION { defects.add(.unsupportedVersion(record.version)) }
-            if record.size != ModuleRecord.size { defects.add(.wrongSize(record.size)) }
-            let unknownFlags = record.flags & ~APP_MODULE_KNOWN_FLAGS
-            if unknownFlags != 0 { defects.add(.unknownFlags(unknownFlags)) }
-            if level == nil { defects.add(.unknownLevel(record.level)) }
-            if record.reserved0 != 0 || record.reserved1 != (0, 0, 0) { defects.add(.nonzeroReserved) }
-            if factory == 0 { defects.add(.missingFactory) }
-            let nameLength = ModuleRecord.checkName(at: start, into: &defects)
-            let after = pointer(\.after, record.after)
-            if after != 0 {
-                let isReadable = memory.withCString(at: after) { ModuleRecord.checkDependencies($0, into: &defects) } != nil
-                if !isReadable { defects.add(.unreadableDependencies) }
-            }
-            let sourceFile = pointer(\.source_file, record.source_file)
-            if sourceFile != 0 && memory.withCString(at: sourceFile, { _ in }) == nil {
-                defects.add(.unreadableSourceFile)
-            }
-            return nameLength
-        }
-
-        /// The declaration of a record that passed every check.
-        func declaration(name: String, location: RecordLocation) -> ModuleDeclaration {
-            let after = pointer(\.after, record.after)
-            return ModuleDeclaration(
-                name: name,
-                level: level!,
-                priority: Int(record.priority),
-                after: after == 0 ? [] : memory.withCString(at: after, ModuleRecord.dependencies) ?? [],
-                startsConcurrently: record.flags & APP_MODULE_CONCURRENT_START != 0,
-                required: record.flags & APP_MODULE_REQUIRED != 0,
-                location: location
-            )
-        }
-    }
-
     /// Checks the inline name: NUL-terminated within its field, non-empty,
     /// UTF-8, and usable in an `.after` list. Names are C identifiers in
     /// practice: ASCII bytes are checked directly, and Unicode properties
     /// looked up only for other names.
-    private static func checkName(at record: UnsafeRawPointer, into defects: inout some DefectSink) -> Int? {
+    fileprivate static func checkName(at record: UnsafeRawPointer, into defects: inout some DefectSink) -> Int? {
         guard let bytes = nameBytes(at: record) else {
             defects.add(.unterminatedName)
             return nil
@@ -189,7 +127,7 @@ package enum ModuleRecord {
 
     /// Checks the `.after` list: UTF-8, and no empty entry between its
     /// commas once blanks around names are trimmed.
-    private static func checkDependencies(_ list: UnsafeRawBufferPointer, into defects: inout some DefectSink) {
+    fileprivate static func checkDependencies(_ list: UnsafeRawBufferPointer, into defects: inout some DefectSink) {
         if list.allSatisfy({ $0 < 0x80 }) {
             // ASCII white space is what Character.isWhitespace finds in ASCII.
             let hasEmptyEntry = list.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
@@ -207,7 +145,7 @@ package enum ModuleRecord {
     }
 
     /// The names in a checked `.after` list, blanks around them trimmed.
-    private static func dependencies(_ list: UnsafeRawBufferPointer) -> [String] {
+    fileprivate static func dependencies(_ list: UnsafeRawBufferPointer) -> [String] {
         dependencies(of: String(decoding: list, as: UTF8.self))
     }
 
@@ -260,5 +198,75 @@ extension Substring {
         while trimmed.first?.isWhitespace == true { trimmed.removeFirst() }
         while trimmed.last?.isWhitespace == true { trimmed.removeLast() }
         return String(trimmed)
+    }
+}
+
+/// One record slot of ``ModuleRecord``, its fields, and where its pointers
+/// lead.
+///
+/// `Memory` is constrained on the extension, not on the type: a generic
+/// type with a requirement costs its first use in a process a search of
+/// every image's protocol conformance records by the Swift runtime (about
+/// 0.2 M instructions at start-up, as scripts/toolbox-test.sh counts them).
+private struct RecordSlot<Memory> {
+    let record: app_module_record
+    let start: UnsafeRawPointer
+    let byteOffset: Int
+    let memory: Memory
+
+    init(_ section: UnsafeRawBufferPointer, byteOffset: Int, memory: Memory) {
+        record = section.loadUnaligned(fromByteOffset: byteOffset, as: app_module_record.self)
+        start = section.baseAddress! + byteOffset
+        self.byteOffset = byteOffset
+        self.memory = memory
+    }
+}
+
+extension RecordSlot where Memory: RecordMemory {
+    /// The value the program sees in a pointer field.
+    func pointer<Field>(_ field: KeyPath<app_module_record, Field>, _ value: Field) -> UInt64 {
+        let stored = withUnsafeBytes(of: value) { $0.loadUnaligned(as: UInt64.self) }
+        return memory.pointer(atSectionOffset: byteOffset + MemoryLayout<app_module_record>.offset(of: field)!, stored: stored)
+    }
+
+    var factory: UInt64 { pointer(\.factory, record.factory) }
+    var name: String { String(decoding: ModuleRecord.nameBytes(at: start)!, as: UTF8.self) }
+    var level: ModuleLevel? { ModuleLevel(rawValue: record.level) }
+
+    /// Every check, in the order defects are listed; returns the name's
+    /// length if the name passed its own.
+    func check(into defects: inout some DefectSink) -> Int? {
+        if record.version != APP_MODULE_ABI_VERSION { defects.add(.unsupportedVersion(record.version)) }
+        if record.size != ModuleRecord.size { defects.add(.wrongSize(record.size)) }
+        let unknownFlags = record.flags & ~APP_MODULE_KNOWN_FLAGS
+        if unknownFlags != 0 { defects.add(.unknownFlags(unknownFlags)) }
+        if level == nil { defects.add(.unknownLevel(record.level)) }
+        if record.reserved0 != 0 || record.reserved1 != (0, 0, 0) { defects.add(.nonzeroReserved) }
+        if factory == 0 { defects.add(.missingFactory) }
+        let nameLength = ModuleRecord.checkName(at: start, into: &defects)
+        let after = pointer(\.after, record.after)
+        if after != 0 {
+            let isReadable = memory.withCString(at: after) { ModuleRecord.checkDependencies($0, into: &defects) } != nil
+            if !isReadable { defects.add(.unreadableDependencies) }
+        }
+        let sourceFile = pointer(\.source_file, record.source_file)
+        if sourceFile != 0 && memory.withCString(at: sourceFile, { _ in }) == nil {
+            defects.add(.unreadableSourceFile)
+        }
+        return nameLength
+    }
+
+    /// The declaration of a record that passed every check.
+    func declaration(name: String, location: RecordLocation) -> ModuleDeclaration {
+        let after = pointer(\.after, record.after)
+        return ModuleDeclaration(
+            name: name,
+            level: level!,
+            priority: Int(record.priority),
+            after: after == 0 ? [] : memory.withCString(at: after, ModuleRecord.dependencies) ?? [],
+            startsConcurrently: record.flags & APP_MODULE_CONCURRENT_START != 0,
+            required: record.flags & APP_MODULE_REQUIRED != 0,
+            location: location
+        )
     }
 }

@@ -4,9 +4,10 @@ final class HostState: Sendable {
     let configuration: HostConfiguration
     let services = ServiceRegistry()
     @usableFromInline let handlers = EventHandlers()
-    let eventTimings: EventTimings
-    /// ``eventTimings`` when ``HostConfiguration/timesEventHandlers`` is on.
-    @usableFromInline let eventTimingsIfEnabled: EventTimings?
+    /// Event handling times, when ``HostConfiguration/timesEventHandlers``
+    /// is on; not made otherwise (a host that does not time pays nothing,
+    /// not even the first use of its dictionary's type).
+    @usableFromInline let eventTimings: EventTimings?
     let log: HostLog
     /// The trace, when ``HostConfiguration/traceFile`` or its variable names a file.
     let trace: LaunchTrace?
@@ -18,8 +19,7 @@ final class HostState: Sendable {
         self.configuration = configuration
         self.log = HostLog(handler: configuration.log, slowHookThreshold: configuration.slowHookThreshold)
         self.trace = configuration.tracePath.map(LaunchTrace.init(path:))
-        self.eventTimings = EventTimings(trace: trace)
-        self.eventTimingsIfEnabled = configuration.timesEventHandlers ? eventTimings : nil
+        self.eventTimings = configuration.timesEventHandlers ? EventTimings(trace: trace) : nil
     }
 
     /// Ends `module`'s life and forgets what it registered: its handlers

@@ -20,10 +20,14 @@ public struct DispatchReport<Reply: Sendable>: Sendable {
     @usableFromInline let modules: [String]
     /// The answer of each module asked: the first `asked.count` modules.
     @usableFromInline var asked: [Answer] = []
-    /// The errors of the modules that failed, by position.
-    @usableFromInline var errors: [Int: any Error] = [:]
-    /// The settlements of answers given through a responder, by position.
-    @usableFromInline var settlements: [Int: OneShot<EventOutcome<Reply>>] = [:]
+    /// The errors of the modules that failed, with their positions, in
+    /// order. Arrays, not dictionaries: few entries, and a dictionary of a
+    /// new reply type costs its first use a search of the Swift runtime's
+    /// conformance records.
+    @usableFromInline var errors: [(index: Int, error: any Error)] = []
+    /// The settlements of answers given through a responder, with their
+    /// positions, in order.
+    @usableFromInline var settlements: [(index: Int, settlement: OneShot<EventOutcome<Reply>>)] = []
     /// The position of the first module that handled the event, if one
     /// did: kept as the answers come, so that ``firstReply`` reads it
     /// without a pass over every answer (a first-handler dispatch that
@@ -51,7 +55,7 @@ public struct DispatchReport<Reply: Sendable>: Sendable {
     /// Records that the next module's handler threw `error`.
     @inlinable
     mutating func append(failure error: any Error) {
-        errors[asked.count] = error
+        errors.append((asked.count, error))
         asked.append(.failed)
     }
 
@@ -59,7 +63,7 @@ public struct DispatchReport<Reply: Sendable>: Sendable {
     /// through a responder.
     @inlinable
     mutating func append(_ outcome: EventOutcome<Reply>, settlement: OneShot<EventOutcome<Reply>>?) {
-        if let settlement { settlements[asked.count] = settlement }
+        if let settlement { settlements.append((asked.count, settlement)) }
         switch outcome {
         case .handled(let reply): append(reply: reply)
         case .declined: append(reply: nil)
@@ -70,17 +74,19 @@ public struct DispatchReport<Reply: Sendable>: Sendable {
     }
 
     /// The outcome of the module at `index` among those asked.
+    @inlinable
     func outcome(at index: Int) -> EventOutcome<Reply> {
         switch asked[index] {
         case .handled(let reply): .handled(reply)
         case .declined: .declined
-        case .failed: .failed(errors[index]!)
+        case .failed: .failed(errors.first { $0.index == index }!.error)
         case .timedOut: .timedOut
         case .stopped: .stopped
         }
     }
 
     /// Each module asked and its answer, in start order.
+    @inlinable
     public var answers: [(module: String, outcome: EventOutcome<Reply>)] {
         asked.indices.map { (modules[$0], outcome(at: $0)) }
     }
@@ -99,7 +105,7 @@ public struct DispatchReport<Reply: Sendable>: Sendable {
     /// an ``EventResponder`` can give them.
     public func ignoredAnswers(of module: String) -> Int {
         guard let index = modules[..<asked.count].firstIndex(of: module) else { return 0 }
-        return settlements[index]?.ignoredCalls ?? 0
+        return settlements.first { $0.index == index }?.settlement.ignoredCalls ?? 0
     }
 
     /// Modules a broadcast never reached because an earlier one failed and
@@ -110,6 +116,7 @@ public struct DispatchReport<Reply: Sendable>: Sendable {
     }
 
     /// The replies of the modules that handled the event, in start order.
+    @inlinable
     public var replies: [(module: String, reply: Reply)] {
         asked.indices.compactMap { index in
             if case .handled(let reply) = asked[index] { (modules[index], reply) } else { nil }
@@ -117,7 +124,8 @@ public struct DispatchReport<Reply: Sendable>: Sendable {
     }
 
     /// The modules whose handler threw, with the error.
+    @inlinable
     public var failures: [(module: String, error: any Error)] {
-        errors.keys.sorted().map { (modules[$0], errors[$0]!) }
+        errors.map { (modules[$0.index], $0.error) }
     }
 }

@@ -40,7 +40,7 @@ extension ModuleHost {
     ) async -> DispatchReport<Event.Reply> {
         let (handlers, modules) = shared.handlers.handlers(for: Event.self)
         let timeLimit = Event.answerTimeLimit ?? configuration.answerTimeLimit
-        let timings = shared.eventTimingsIfEnabled
+        let timings = shared.eventTimings
         var report = DispatchReport<Event.Reply>(modules: modules)
         var index = 0
         while index < handlers.count {
@@ -67,7 +67,7 @@ extension ModuleHost {
     public nonisolated func gather<Event: ModuleEvent>(_ event: Event) async -> DispatchReport<Event.Reply> {
         let (handlers, modules) = shared.handlers.handlers(for: Event.self)
         let timeLimit = Event.answerTimeLimit ?? configuration.answerTimeLimit
-        let timings = shared.eventTimingsIfEnabled
+        let timings = shared.eventTimings
         let answers = await withTaskGroup(of: (Int, HandlerAnswer<Event.Reply>).self) { group in
             for (index, handler) in handlers.enumerated() {
                 group.addTask { (index, await handler.answer(event, timeLimit: timeLimit, inline: false, timings: timings)) }

@@ -83,7 +83,7 @@ public actor ModuleHost {
     /// How long each hook and (if timed) each event handler took so far.
     public var timings: TimingTable {
         TimingTable(hooks: phaseLog.flatMap { Self.outcomes(of: $0.phase, $0.records) } + failedRuns.withLock { $0 },
-                    events: shared.eventTimings.all)
+                    events: shared.eventTimings?.all ?? [])
     }
 
     // MARK: Status

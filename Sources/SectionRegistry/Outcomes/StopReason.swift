@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Why a ``ModuleHost`` stops: the first stop asked for, which
 /// ``HostStatus/stopping(_:)`` and ``ModuleHost/stopReason`` carry.
 ///
@@ -38,7 +34,7 @@ public enum StopReason: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .signal(let number): SignalStream.name(of: number)
+        case .signal(let number): signalName(number)
         case .terminate: "terminate()"
         case .moduleRequest(let module?): "shutdown requested by module '\(module)'"
         case .moduleRequest(nil): "shutdown requested by a hook"

@@ -112,7 +112,7 @@ extension ModuleHost {
     private nonisolated func answer(_ signals: AsyncStream<Int32>, stop: @Sendable (Int32) -> Void) async {
         let broadcasts = SignalBroadcasts()
         for await signal in signals {
-            let name = SignalStream.name(of: signal)
+            let name = signalName(signal)
             let stopping = requests.shutdown.begun
             switch signal {
             case SIGTERM, SIGINT:

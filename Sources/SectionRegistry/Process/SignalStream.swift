@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -36,12 +35,17 @@ struct SignalStream {
             Glibc.close(writeEnd)
             throw .signalsInUse
         }
-        DispatchQueue(label: "SectionRegistry.signals").async {
-            var signalNumber: UInt8 = 0
-            // read returns 0 once close() has closed the write end.
-            while read(readEnd, &signalNumber, 1) == 1 { deliver(Int32(signalNumber)) }
-            Glibc.close(readEnd)
-        }
+        // A thread of its own, not Dispatch's: Dispatch's Swift overlay
+        // is a library more to load and relocate, which a command-line
+        // tool pays at every start.
+        let reader = SignalReader(readEnd: readEnd, deliver: deliver)
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(reader).toOpaque()
+        precondition(pthread_create(&thread, nil, { context in
+            Unmanaged<SignalReader>.fromOpaque(context!).takeRetainedValue().readUntilClosed()
+            return nil
+        }, context) == 0, "SectionRegistry: cannot start the signal thread (errno \(errno))")
+        pthread_detach(thread)
         var action = sigaction()
         action.__sigaction_handler.sa_handler = forwardToSignalPipe
         action.sa_flags = SA_RESTART
@@ -49,23 +53,30 @@ struct SignalStream {
         for signalNumber in signals { sigaction(signalNumber, &action, nil) }
     }
 
-    /// `SIGTERM`, `SIGINT`, ...: the name a log line gives `signalNumber`.
-    static func name(of signalNumber: Int32) -> String {
-        switch signalNumber {
-        case SIGTERM: "SIGTERM"
-        case SIGINT: "SIGINT"
-        case SIGHUP: "SIGHUP"
-        case SIGUSR1: "SIGUSR1"
-        case SIGUSR2: "SIGUSR2"
-        default: "signal \(signalNumber)"
-        }
-    }
-
     /// Stops listening and restores each signal's default action.
     func close() {
         for signalNumber in signals { signal(signalNumber, SIG_DFL) }
         signalPipe.store(-1, ordering: .sequentiallyConsistent)
         Glibc.close(writeEnd)
+    }
+}
+
+/// The signal thread's work: passes each signal number read from the pipe
+/// to `deliver`, until the write end is closed.
+private final class SignalReader {
+    let readEnd: Int32
+    let deliver: @Sendable (Int32) -> Void
+
+    init(readEnd: Int32, deliver: @escaping @Sendable (Int32) -> Void) {
+        self.readEnd = readEnd
+        self.deliver = deliver
+    }
+
+    func readUntilClosed() {
+        var signalNumber: UInt8 = 0
+        // read returns 0 once close() has closed the write end.
+        while read(readEnd, &signalNumber, 1) == 1 { deliver(Int32(signalNumber)) }
+        Glibc.close(readEnd)
     }
 }
 
