@@ -53,6 +53,19 @@ import Glibc
         #expect(tool.text.contains("WARNING SectionRegistry: the work did not end within 1.0 seconds of its cancellation: left behind"), "\(tool.text)")
     }
 
+    @Test func aSecondSignalEndsTheWaitForWorkThatIgnoresItsCancellation() async throws {
+        // A limit far past the work's 30 s: only the second signal ends the wait.
+        let tool = try Running(try tool(), arguments: [], environment: ["TOOL_WORK": "block", "TOOL_CANCEL_LIMIT": "3600"])
+        try await tool.waitFor("work: blocking")
+        tool.send(SIGINT)
+        // Apart: a signal sent while the same one is pending is merged with it.
+        try await Task.sleep(for: .milliseconds(200))
+        tool.send(SIGINT)
+        #expect(tool.exitStatus() == 130, "\(tool.text)")
+        #expect(tool.text.contains("WARNING SectionRegistry: the work did not end before a second SIGINT ended the wait: left behind"), "\(tool.text)")
+        #expect(!tool.text.contains("work: unblocked"), "\(tool.text)")
+    }
+
     @Test func workThatThrowsExits1WithItsErrorOnce() async throws {
         let tool = try Running(try tool(), arguments: [], environment: ["TOOL_WORK": "throw"])
         #expect(tool.exitStatus() == 1)

@@ -80,7 +80,10 @@ extension ModuleHost {
                 }
                 let result = await command.run(within: configuration.cancelledWorkTimeLimit, watching: self) { try await work(self) }
                 if result == nil {
-                    shared.log(.warning, "SectionRegistry: the work did not end within \(configuration.cancelledWorkTimeLimit) of its cancellation: left behind")
+                    let wait = command.signals > 1
+                        ? "before a second \(command.signal.map(signalName) ?? "signal") ended the wait"
+                        : "within \(configuration.cancelledWorkTimeLimit) of its cancellation"
+                    shared.log(.warning, "SectionRegistry: the work did not end \(wait): left behind")
                 }
                 beginShutdown(command.signal.map(StopReason.signal) ?? .terminate)
                 let final = await waitUntilFinal()
@@ -140,6 +143,11 @@ final class CommandWork: Sendable {
     /// The signal that interrupted the work, if one did.
     var signal: Int32? {
         state.withLock { $0.signal }
+    }
+
+    /// How many SIGINT or SIGTERM signals reached the work.
+    var signals: Int {
+        state.withLock { $0.signals }
     }
 
     /// Runs `work` until it ends; interrupted by ``interrupt(by:)`` or by a

@@ -9,6 +9,7 @@ import Glibc
 //   wait: awaits an hour, until cancelled;
 //   block: blocks its thread for 30 s, deaf to cancellation;
 //   throw: throws; exit5: returns 5.
+// TOOL_CANCEL_LIMIT: the cancelled work's time limit, in seconds.
 struct ToolFailed: Error, CustomStringConvertible {
     var description: String { "the tool failed on purpose" }
 }
@@ -20,6 +21,9 @@ func say(_ line: String) {
 
 var configuration = HostConfiguration.commandLine
 configuration.stopTimeLimit = .milliseconds(300)
+if let limit = getenv("TOOL_CANCEL_LIMIT").flatMap({ Int(String(cString: $0)) }) {
+    configuration.cancelledWorkTimeLimit = .seconds(limit)
+}
 await ModuleHost.main(configuration: configuration) { host in
     switch getenv("TOOL_WORK").map({ String(cString: $0) }) ?? "print" {
     case "wait":
