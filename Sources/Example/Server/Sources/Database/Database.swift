@@ -7,10 +7,12 @@ import SectionRegistry
 /// environment (DATABASE_HOST, DATABASE_PORT, DATABASE_USER,
 /// DATABASE_PASSWORD, DATABASE_NAME). The client answers queries only while
 /// its `run()` runs: this module's `run`. The host starts it as soon as this
-/// module has started, so modules that come after can query in their `start`,
-/// and asks it to finish only once every module after this one has drained.
+/// module has started, and the modules that come after start once it reports
+/// ready, so they can query in their `start`; the host asks it to finish only
+/// once every module after this one has drained.
 struct Database: AppModule {
     var runDrains: Bool { true }
+    var runReportsReady: Bool { true }
 
     func setUp(_ context: ModuleContext) async throws {
         let environment = context.environment
@@ -27,8 +29,13 @@ struct Database: AppModule {
     }
 
     func run(_ context: ModuleContext) async throws {
+        let client = try context.service(PostgresClient.self)
+        // Ready as the client's run begins: a dependent's first query then
+        // finds it running (made earlier, PostgresClient waits for its run()
+        // and warns that it "hasn't been called yet").
+        context.reportReady()
         // Returns on the host's drain request (graceful shutdown) once the
         // queries under way have finished.
-        try await context.service(PostgresClient.self).run()
+        await client.run()
     }
 }
