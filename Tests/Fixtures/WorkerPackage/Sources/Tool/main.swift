@@ -7,7 +7,8 @@ import Glibc
 // entry point. TOOL_WORK says what its work does:
 //   print (the default): prints the running modules, returns 0;
 //   wait: awaits an hour, until cancelled;
-//   block: blocks its thread for 30 s, deaf to cancellation;
+//   block: blocks its thread for 30 s, deaf to cancellation (it says once
+//          that it saw it);
 //   throw: throws; exit5: returns 5.
 // TOOL_CANCEL_LIMIT: the cancelled work's time limit, in seconds.
 struct ToolFailed: Error, CustomStringConvertible {
@@ -37,7 +38,14 @@ await ModuleHost.main(configuration: configuration) { host in
         return 0
     case "block":
         say("work: blocking")
-        sleep(30)
+        var saidCancelled = false
+        for _ in 0..<600 {
+            usleep(50_000)
+            if Task.isCancelled && !saidCancelled {
+                say("work: cancelled, going on")
+                saidCancelled = true
+            }
+        }
         say("work: unblocked")
         return 0
     case "throw":
