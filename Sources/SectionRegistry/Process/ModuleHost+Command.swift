@@ -129,8 +129,11 @@ struct CommandEnding: Sendable {
 /// be.
 final class CommandWork: Sendable {
     private struct State {
-        /// The work's task, while it may be interrupted.
+        /// Whether the work is under way: signals are its, not the host's.
+        var working = false
+        /// The work's task, once made.
         var task: Task<Void, Never>?
+        var interrupted = false
         /// The first SIGINT or SIGTERM that interrupted the work.
         var signal: Int32?
         var signals = 0
@@ -158,10 +161,17 @@ final class CommandWork: Sendable {
     func run(
         within limit: Duration, watching host: ModuleHost, _ work: @escaping @Sendable () async throws -> Int32
     ) async -> Result<Int32, any Error>? {
+        // Signals are the work's from before its task begins (it may say
+        // it has begun before `task` is stored).
+        state.withLock { $0.working = true }
         let task = Task { [result] in
             do { result.fulfil(.success(try await work())) } catch { result.fulfil(.failure(error)) }
         }
-        state.withLock { $0.task = task }
+        let interruptedAlready = state.withLock { state in
+            state.task = task
+            return state.interrupted
+        }
+        if interruptedAlready { task.cancel() }
         return await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 // The limit, counted from the interruption.
@@ -177,7 +187,10 @@ final class CommandWork: Sendable {
                 }
             }
             let value = await result.value()
-            state.withLock { $0.task = nil }
+            state.withLock { state in
+                state.working = false
+                state.task = nil
+            }
             interruption.expire()
             group.cancelAll()
             return value
@@ -191,7 +204,7 @@ final class CommandWork: Sendable {
     ///   under way, and the signal is the host's.
     func interrupt(by signal: Int32) -> Bool {
         let (taken, second) = state.withLock { state -> (Bool, Bool) in
-            guard state.task != nil else { return (false, false) }
+            guard state.working else { return (false, false) }
             state.signals += 1
             state.signal = state.signal ?? signal
             return (true, state.signals > 1)
@@ -202,9 +215,13 @@ final class CommandWork: Sendable {
         return true
     }
 
-    /// Cancels the work, and starts its time limit.
+    /// Cancels the work (at once, or as soon as its task is made), and
+    /// starts its time limit.
     private func interrupt() {
-        state.withLock { $0.task }?.cancel()
+        state.withLock { state in
+            state.interrupted = true
+            return state.task
+        }?.cancel()
         interruption.fulfil(())
     }
 }
