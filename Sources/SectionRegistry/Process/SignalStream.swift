@@ -38,7 +38,7 @@ struct SignalStream {
         // A thread of its own, not Dispatch's: Dispatch's Swift overlay
         // is a library more to load and relocate, which a command-line
         // tool pays at every start.
-        let reader = SignalReader(readEnd: readEnd, deliver: deliver)
+        let reader = SignalReader(readEnd: readEnd, signals: signals, deliver: deliver)
         var thread = pthread_t()
         let context = Unmanaged.passRetained(reader).toOpaque()
         precondition(pthread_create(&thread, nil, { context in
@@ -65,14 +65,24 @@ struct SignalStream {
 /// to `deliver`, until the write end is closed.
 private final class SignalReader {
     let readEnd: Int32
+    let signals: [Int32]
     let deliver: @Sendable (Int32) -> Void
 
-    init(readEnd: Int32, deliver: @escaping @Sendable (Int32) -> Void) {
+    init(readEnd: Int32, signals: [Int32], deliver: @escaping @Sendable (Int32) -> Void) {
         self.readEnd = readEnd
+        self.signals = signals
         self.deliver = deliver
     }
 
     func readUntilClosed() {
+        // This thread takes the signals: Dispatch's threads block them, and
+        // so may the main thread, whose mask a process inherits from the
+        // thread that started it (a Swift program's concurrency thread
+        // blocks SIGINT, SIGTERM, SIGHUP, SIGUSR1 and SIGUSR2).
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        for signalNumber in signals { sigaddset(&unblocked, signalNumber) }
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
         var signalNumber: UInt8 = 0
         // read returns 0 once close() has closed the write end.
         while read(readEnd, &signalNumber, 1) == 1 { deliver(Int32(signalNumber)) }
