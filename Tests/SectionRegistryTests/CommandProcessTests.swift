@@ -11,7 +11,7 @@ import Glibc
     typealias Running = ExampleProcessTests.RunningExample
 
     func tool() throws -> String {
-        try builtProduct("Tool", packagePath: packageRoot.appendingPathComponent("Tests/Fixtures/WorkerPackage"), scratch: "worker")
+        try workerPackageProduct("Tool")
     }
 
     @Test func aNormalRunWritesOnlyTheWorksOutputAndExits0() async throws {

@@ -11,7 +11,7 @@ import Glibc
     typealias Running = ExampleProcessTests.RunningExample
 
     func worker() throws -> String {
-        try builtProduct("Worker", packagePath: packageRoot.appendingPathComponent("Tests/Fixtures/WorkerPackage"), scratch: "worker")
+        try workerPackageProduct("Worker")
     }
 
     @Test func sigtermEndsTheRunByCancellationThenStopsInReverseOrderAndExits0() async throws {

@@ -54,6 +54,11 @@ func swiftBuild(
     return (result, binPath + "/" + product)
 }
 
+/// A product of Tests/Fixtures/WorkerPackage (`Worker`, `Tool`), built.
+func workerPackageProduct(_ product: String) throws -> String {
+    try builtProduct(product, packagePath: packageRoot.appendingPathComponent("Tests/Fixtures/WorkerPackage"), scratch: "worker")
+}
+
 /// Builds `product` of the package at `packagePath` and returns the binary's
 /// path, or fails the test with the build log.
 func builtProduct(_ product: String, packagePath: URL, scratch: String) throws -> String {
