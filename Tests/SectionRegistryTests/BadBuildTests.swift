@@ -33,27 +33,27 @@ import Testing
     /// executable and what it printed.
     func build(
         with compiler: String, linkingWith driver: String? = nil,
-        link: (_ feature: String, _ directory: URL) throws -> [String]
-    ) throws -> (inspection: ModuleInspection, slots: String) {
+        link: (_ feature: String, _ directory: URL) async throws -> [String]
+    ) async throws -> (inspection: ModuleInspection, slots: String) {
         let directory = try scratchDirectory("bad-build-\(compiler)")
         let anchorSource = try String(contentsOf: packageRoot.appendingPathComponent("CSectionRegistry/app_modules_section.c"), encoding: .utf8)
         var objects: [String] = []
         for (name, source) in [("main", Self.program), ("anchor", anchorSource), ("feature", Self.feature)] {
-            let compiled = try compileC(source, named: name, with: compiler, in: directory)
+            let compiled = try await compileC(source, named: name, with: compiler, in: directory)
             try #require(compiled.result.status == 0, "\(compiled.result.output)")
             objects.append(compiled.object)
         }
         let executable = directory.appendingPathComponent("app").path
-        let linked = try runCommand([driver ?? compiler, "-o", executable, objects[0], objects[1]] + link(objects[2], directory))
+        let linked = try await runCommand([driver ?? compiler, "-o", executable, objects[0], objects[1]] + (try await link(objects[2], directory)))
         try #require(linked.status == 0, "\(linked.output)")
         let bytes = Array(try #require(FileManager.default.contents(atPath: executable)))
-        let run = try runCommand([executable])
+        let run = try await runCommand([executable])
         return (try ModuleInspection(ELFFile(bytes: bytes)), run.output.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     @Test(arguments: ["gcc", "clang"])
-    func aRegistrationCompiledByEitherCompilerIsReadTheSame(compiler: String) throws {
-        let built = try build(with: compiler) { feature, _ in [feature, "-Wl,--gc-sections"] }
+    func aRegistrationCompiledByEitherCompilerIsReadTheSame(compiler: String) async throws {
+        let built = try await build(with: compiler) { feature, _ in [feature, "-Wl,--gc-sections"] }
         #expect(built.inspection.problems.isEmpty)
         #expect(built.inspection.records.map(\.declaration.name) == ["Feature"])
         #expect(built.inspection.records.map(\.factorySymbol) == ["app_module_Feature"])
@@ -61,16 +61,16 @@ import Testing
     }
 
     /// `feature` alone in a static archive, libfeature.a.
-    func archive(_ feature: String, _ directory: URL) throws -> String {
+    func archive(_ feature: String, _ directory: URL) async throws -> String {
         let library = directory.appendingPathComponent("libfeature.a").path
-        let archived = try runCommand(["ar", "rcs", library, feature])
+        let archived = try await runCommand(["ar", "rcs", library, feature])
         try #require(archived.status == 0, "\(archived.output)")
         return library
     }
 
-    @Test func recordsInAStaticArchiveNothingReferencesAreReportedWithTheFix() throws {
+    @Test func recordsInAStaticArchiveNothingReferencesAreReportedWithTheFix() async throws {
         // Nothing refers to the archive's object, so the linker leaves it out.
-        let dropped = try build(with: "clang") { feature, directory in [try archive(feature, directory)] }
+        let dropped = try await build(with: "clang") { feature, directory in [try await archive(feature, directory)] }
         #expect(dropped.inspection.records.isEmpty)
         #expect(dropped.slots == "1", "only the anchor")
         let message = try #require(dropped.inspection.problems.first).description
@@ -78,25 +78,25 @@ import Testing
         #expect(message.contains("records in a static archive that nothing references are not linked"), "\(message)")
 
         // The fix the message points at: link the objects whole.
-        let whole = try build(with: "clang") { feature, directory in
-            ["-Wl,--whole-archive", try archive(feature, directory), "-Wl,--no-whole-archive"]
+        let whole = try await build(with: "clang") { feature, directory in
+            ["-Wl,--whole-archive", try await archive(feature, directory), "-Wl,--no-whole-archive"]
         }
         #expect(whole.inspection.records.map(\.declaration.name) == ["Feature"])
         #expect(whole.slots == "2")
     }
 
-    @Test func swiftcTakesTheWholeArchiveOnlyWhenTheArchiveGoesThroughXlinkerToo() throws {
+    @Test func swiftcTakesTheWholeArchiveOnlyWhenTheArchiveGoesThroughXlinkerToo() async throws {
         // As the README once advised: swiftc moves the archive in front of
         // both -Xlinker flags, so they wrap nothing.
-        let naive = try build(with: "clang", linkingWith: "swiftc") { feature, directory in
-            ["-Xlinker", "--whole-archive", try archive(feature, directory), "-Xlinker", "--no-whole-archive"]
+        let naive = try await build(with: "clang", linkingWith: "swiftc") { feature, directory in
+            ["-Xlinker", "--whole-archive", try await archive(feature, directory), "-Xlinker", "--no-whole-archive"]
         }
         #expect(naive.inspection.problems == [.noModules])
         #expect(naive.inspection.problems.first?.description.contains(
             "-Xlinker --whole-archive -Xlinker LIB.a -Xlinker --no-whole-archive with swiftc") == true)
 
-        let whole = try build(with: "clang", linkingWith: "swiftc") { feature, directory in
-            ["-Xlinker", "--whole-archive", "-Xlinker", try archive(feature, directory), "-Xlinker", "--no-whole-archive"]
+        let whole = try await build(with: "clang", linkingWith: "swiftc") { feature, directory in
+            ["-Xlinker", "--whole-archive", "-Xlinker", try await archive(feature, directory), "-Xlinker", "--no-whole-archive"]
         }
         #expect(whole.inspection.records.map(\.declaration.name) == ["Feature"])
         #expect(whole.slots == "2")
@@ -113,11 +113,11 @@ import Testing
     ]
 
     @Test(arguments: missingAnchor.map { $0.0 })
-    func aRegistrationLinkedWithoutItsAnchorFailsNamingTheFixWithEveryLinker(linker: String) throws {
+    func aRegistrationLinkedWithoutItsAnchorFailsNamingTheFixWithEveryLinker(linker: String) async throws {
         let directory = try scratchDirectory("no-anchor-\(linker)")
-        let compiled = try compileC(Self.feature + "\nint main(void) { return 0; }\n", named: "feature", with: "clang", in: directory)
+        let compiled = try await compileC(Self.feature + "\nint main(void) { return 0; }\n", named: "feature", with: "clang", in: directory)
         try #require(compiled.result.status == 0, "\(compiled.result.output)")
-        let linked = try runCommand(["clang", "-fuse-ld=\(linker)", "-o", directory.appendingPathComponent("app").path, compiled.object])
+        let linked = try await runCommand(["clang", "-fuse-ld=\(linker)", "-o", directory.appendingPathComponent("app").path, compiled.object])
         #expect(linked.status != 0)
         let message = try #require(Self.missingAnchor.first { $0.0 == linker }?.1)
         #expect(linked.output.contains(message), "\(linked.output)")

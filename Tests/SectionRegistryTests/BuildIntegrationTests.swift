@@ -7,52 +7,52 @@ import Testing
     static let exampleModules = ["Accounts", "Audit", "Billing", "Search"]
 
     /// The lines in which the example lists what it discovered, in order.
-    func discoveredModules(runningExample binary: String) throws -> [Substring] {
-        let run = try runCommand([binary])
+    func discoveredModules(runningExample binary: String) async throws -> [Substring] {
+        let run = try await runCommand([binary])
         #expect(run.status == 0, "\(run.output)")
         return run.output.split(separator: "\n").filter { $0.hasPrefix("  ") && !$0.hasPrefix("    ") }
     }
 
-    @Test func debugExampleFindsEveryFeatureInDeclaredOrder() throws {
-        let build = try swiftBuild("registry-example", scratch: "debug")
+    @Test func debugExampleFindsEveryFeatureInDeclaredOrder() async throws {
+        let build = try await swiftBuild("registry-example", scratch: "debug")
         #expect(build.result.status == 0, "\(build.result.output)")
         #expect(!build.result.output.contains("warning:"), "\(build.result.output)")
-        #expect(try discoveredModules(runningExample: build.binary).map { $0.split(separator: " ")[1] }
+        await #expect(try discoveredModules(runningExample: build.binary).map { $0.split(separator: " ")[1] }
             == ["Accounts", "Search", "Billing", "Audit"])
     }
 
     @Test(arguments: ["gold", "lld", "bfd"])
-    func releaseExampleHoldsAndFindsTheSameModulesAsDebug(linker: String) throws {
-        let debug = try swiftBuild("registry-example", scratch: "debug")
+    func releaseExampleHoldsAndFindsTheSameModulesAsDebug(linker: String) async throws {
+        let debug = try await swiftBuild("registry-example", scratch: "debug")
         try #require(debug.result.status == 0, "\(debug.result.output)")
-        let release = try swiftBuild(
+        let release = try await swiftBuild(
             "registry-example", scratch: "release-\(linker)",
             extraArguments: ["-c", "release", "-Xswiftc", "-use-ld=\(linker)"]
         )
         try #require(release.result.status == 0, "\(release.result.output)")
         #expect(!release.result.output.contains("warning:"), "\(release.result.output)")
 
-        let verify = try runCommand([verifySectionsScript, release.binary] + Self.exampleModules)
+        let verify = try await runCommand([verifySectionsScript, release.binary] + Self.exampleModules)
         #expect(verify.status == 0, "\(verify.output)")
         #expect(verify.output.hasPrefix(Self.exampleModules.joined(separator: "\n") + "\n"))
 
-        let readelf = try runCommand(["readelf", "-p", "app_modules", release.binary])
+        let readelf = try await runCommand(["readelf", "-p", "app_modules", release.binary])
         for name in Self.exampleModules {
             #expect(readelf.output.contains("]  \(name)\n"), "readelf -p app_modules shows \(name)")
         }
-        #expect(try discoveredModules(runningExample: release.binary) == discoveredModules(runningExample: debug.binary))
+        await #expect(try discoveredModules(runningExample: release.binary) == discoveredModules(runningExample: debug.binary))
     }
 
-    @Test func aClientPackageLinksAndFindsItsModule() throws {
-        let build = try swiftBuild("GoodApp", packagePath: clientPackage, scratch: "client")
+    @Test func aClientPackageLinksAndFindsItsModule() async throws {
+        let build = try await swiftBuild("GoodApp", packagePath: clientPackage, scratch: "client")
         try #require(build.result.status == 0, "\(build.result.output)")
-        let run = try runCommand([build.binary])
+        let run = try await runCommand([build.binary])
         #expect(run.output == "found Greeter [service]\nGreeter: hello\n")
-        #expect(try runCommand([verifySectionsScript, build.binary, "Greeter"]).status == 0)
+        #expect(try await runCommand([verifySectionsScript, build.binary, "Greeter"]).status == 0)
     }
 
-    @Test func aModuleWithoutItsSwiftFactoryFailsTheLinkNamingTheModule() throws {
-        let build = try swiftBuild("OrphanApp", packagePath: clientPackage, scratch: "client")
+    @Test func aModuleWithoutItsSwiftFactoryFailsTheLinkNamingTheModule() async throws {
+        let build = try await swiftBuild("OrphanApp", packagePath: clientPackage, scratch: "client")
         #expect(build.result.status != 0)
         #expect(build.result.output.contains("undefined reference to 'app_module_Orphan'"), "\(build.result.output)")
     }
@@ -60,43 +60,43 @@ import Testing
     /// Records written without `retain`, as by a compiler that lacks it:
     /// gold keeps them, lld's --gc-sections drops them, and then discovery
     /// and verify-sections.sh must both say so instead of finding nothing.
-    @Test func recordsTheLinkerDroppedAreReportedNotIgnored() throws {
-        let gold = try swiftBuild(
+    @Test func recordsTheLinkerDroppedAreReportedNotIgnored() async throws {
+        let gold = try await swiftBuild(
             "UnretainedApp", packagePath: clientPackage, scratch: "client-release-gold",
             extraArguments: ["-c", "release", "-Xswiftc", "-use-ld=gold"]
         )
         try #require(gold.result.status == 0, "\(gold.result.output)")
-        #expect(try runCommand([gold.binary]).output == "[\"Unretained\"]\n")
+        #expect(try await runCommand([gold.binary]).output == "[\"Unretained\"]\n")
 
-        let lld = try swiftBuild(
+        let lld = try await swiftBuild(
             "UnretainedApp", packagePath: clientPackage, scratch: "client-release-lld",
             extraArguments: ["-c", "release", "-Xswiftc", "-use-ld=lld"]
         )
         try #require(lld.result.status == 0, "\(lld.result.output)")
-        let run = try runCommand([lld.binary])
+        let run = try await runCommand([lld.binary])
         #expect(run.status == 1)
         #expect(run.output.contains("the app_modules section holds no module records"), "\(run.output)")
-        let verify = try runCommand([verifySectionsScript, lld.binary])
+        let verify = try await runCommand([verifySectionsScript, lld.binary])
         #expect(verify.status == 1)
         #expect(verify.output.contains("app_modules holds no module records"), "\(verify.output)")
     }
 
-    @Test func oneNameRegisteredInTwoTargetsFailsTheLinkNamingIt() throws {
-        let build = try swiftBuild("DuplicateApp", packagePath: clientPackage, scratch: "client")
+    @Test func oneNameRegisteredInTwoTargetsFailsTheLinkNamingIt() async throws {
+        let build = try await swiftBuild("DuplicateApp", packagePath: clientPackage, scratch: "client")
         #expect(build.result.status != 0)
         #expect(build.result.output.contains("app_module_record_Greeter"), "\(build.result.output)")
     }
 
-    @Test func verifySectionsRejectsABinaryWithoutTheSection() throws {
-        let result = try runCommand([verifySectionsScript, "/bin/sh"])
+    @Test func verifySectionsRejectsABinaryWithoutTheSection() async throws {
+        let result = try await runCommand([verifySectionsScript, "/bin/sh"])
         #expect(result.status == 1)
         #expect(result.output.contains("has no app_modules section"))
     }
 
-    @Test func verifySectionsNamesAMissingExpectedModule() throws {
-        let build = try swiftBuild("registry-example", scratch: "debug")
+    @Test func verifySectionsNamesAMissingExpectedModule() async throws {
+        let build = try await swiftBuild("registry-example", scratch: "debug")
         try #require(build.result.status == 0, "\(build.result.output)")
-        let result = try runCommand([verifySectionsScript, build.binary, "Billing", "Payroll"])
+        let result = try await runCommand([verifySectionsScript, build.binary, "Billing", "Payroll"])
         #expect(result.status == 1)
         #expect(result.output.contains("expected modules missing from app_modules: Payroll"))
     }

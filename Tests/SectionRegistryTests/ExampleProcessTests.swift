@@ -8,32 +8,30 @@ import Glibc
 /// prints.
 @Suite(.serialized) struct ExampleProcessTests {
     /// The debug example, built once per test run into its own scratch folder.
-    func example() throws -> String {
-        let build = try swiftBuild("registry-example", scratch: "debug")
+    func example() async throws -> String {
+        let build = try await swiftBuild("registry-example", scratch: "debug")
         try #require(build.result.status == 0, "\(build.result.output)")
         return build.binary
     }
 
-    /// A running example whose standard output goes to a file, read as it
-    /// grows.
+    /// A running example whose standard output and standard error go to a
+    /// file, read as it grows.
     final class RunningExample {
         let process = Process()
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("example-\(UUID()).log")
+        private let output: OutputFile
+        private let exit: ProcessExit
 
         init(_ binary: String, arguments: [String], environment: [String: String] = [:]) throws {
-            try Data().write(to: output)
             process.executableURL = URL(fileURLWithPath: binary)
             process.arguments = arguments
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-            // Standard error too: the default log handler writes there.
-            let file = try FileHandle(forWritingTo: output)
-            process.standardOutput = file
-            process.standardError = file
+            output = try OutputFile(for: process)
+            exit = ProcessExit(of: process)
             try process.run()
         }
 
         var text: String {
-            (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            output.text
         }
 
         /// Waits until the output holds `needle`; fails after 20 seconds.
@@ -49,9 +47,8 @@ import Glibc
         }
 
         /// Waits for the process to end and returns its exit status.
-        func exitStatus() -> Int32 {
-            process.waitUntilExit()
-            return process.terminationStatus
+        func exitStatus() async -> Int32 {
+            await exit.status()
         }
 
         /// The lines after `marker`, in order.
@@ -63,10 +60,10 @@ import Glibc
     }
 
     @Test func sigtermStopsTheModulesInReverseStartOrderAndExitsCleanly() async throws {
-        let example = try RunningExample(try example(), arguments: ["serve"])
+        let example = try RunningExample(try await example(), arguments: ["serve"])
         try await example.waitFor("Audit: every module has started")
         example.send(SIGTERM)
-        #expect(example.exitStatus() == 0, "\(example.text)")
+        #expect(await example.exitStatus() == 0, "\(example.text)")
         let stopping = example.lines(after: "stopping modules in reverse start order")
         #expect(stopping.first?.hasPrefix("    Audit: checkpointer ended after ") == true, "Audit's run ended first: \(stopping)")
         #expect(stopping.dropFirst() == [
@@ -79,20 +76,20 @@ import Glibc
     }
 
     @Test func sighupReloadsAndTheProcessKeepsServing() async throws {
-        let example = try RunningExample(try example(), arguments: ["serve"])
+        let example = try RunningExample(try await example(), arguments: ["serve"])
         try await example.waitFor("Audit: every module has started")
         example.send(SIGHUP)
         try await example.waitFor("Audit: reloaded rules")
         #expect(example.lines(after: "SIGHUP, reloading").prefix(2) == ["    Billing: reloaded tariffs", "    Audit: reloaded rules"])
         #expect(example.process.isRunning)
         example.send(SIGINT)
-        #expect(example.exitStatus() == 0)
+        #expect(await example.exitStatus() == 0)
         #expect(example.text.contains("SectionRegistry: stopped: Audit, Billing, Search, Accounts"))
     }
 
     @Test func theDemoShowsEachKindOfDispatch() async throws {
-        let example = try RunningExample(try example(), arguments: ["--timings"])
-        #expect(example.exitStatus() == 0)
+        let example = try RunningExample(try await example(), arguments: ["--timings"])
+        #expect(await example.exitStatus() == 0)
         let text = example.text
         #expect(text.contains("/billing/42 -> Billing: invoice 42: paid"))
         #expect(text.contains("/nowhere -> no module handled it"))
@@ -105,8 +102,8 @@ import Glibc
     }
 
     @Test func aModuleIsDisabledByTheEnvironmentWithoutARebuild() async throws {
-        let example = try RunningExample(try example(), arguments: [], environment: ["SECTION_REGISTRY_DISABLE": "Search"])
-        #expect(example.exitStatus() == 0)
+        let example = try RunningExample(try await example(), arguments: [], environment: ["SECTION_REGISTRY_DISABLE": "Search"])
+        #expect(await example.exitStatus() == 0)
         #expect(example.text.contains("Running: Accounts, Billing, Audit"))
         #expect(example.text.contains("/search?q=swift -> no module handled it"))
     }

@@ -65,35 +65,36 @@ struct ParsedDOT {
     }
 
     /// The example's graph through the command line, as DOT and as Mermaid.
-    func exampleGraph(_ extra: [String] = []) throws -> CommandResult {
-        let tools = try InspectorTests().builtTools()
-        return try runCommand([tools.inspector, "graph", tools.example] + extra)
+    func exampleGraph(_ extra: [String] = []) async throws -> CommandResult {
+        let tools = try await InspectorTests().builtTools()
+        return try await runCommand([tools.inspector, "graph", tools.example] + extra)
     }
 
-    @Test func theCommandLineDrawsTheExample() throws {
-        let result = try exampleGraph()
+    @Test func theCommandLineDrawsTheExample() async throws {
+        let result = try await exampleGraph()
         #expect(result.status == 0, "\(result.output)")
         let dot = try ParsedDOT(result.output)
         #expect(dot.clusterOf == ["Accounts": "service", "Search": "feature", "Billing": "feature", "Audit": "late"])
         #expect(dot.edges == ["Accounts->Billing", "Accounts->Audit", "Billing->Audit"])
-        let mermaid = try exampleGraph(["--format", "mermaid", "--disable", "Search"])
+        let mermaid = try await exampleGraph(["--format", "mermaid", "--disable", "Search"])
         #expect(mermaid.status == 0, "\(mermaid.output)")
         #expect(mermaid.output.hasPrefix("flowchart TB\n"))
         #expect(mermaid.output.contains("class Search disabled"))
-        let broken = try exampleGraph(["--disable", "Accounts"])
+        let broken = try await exampleGraph(["--disable", "Accounts"])
         #expect(broken.status == 1, "a disabled dependency is reported")
         #expect(broken.output.contains("module 'Billing' comes after 'Accounts', which is disabled"))
     }
 
-    static let dotIsInstalled = (try? runCommand(["sh", "-c", "command -v dot"]).status == 0) ?? false
+    static let dotIsInstalled = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+        .contains { FileManager.default.isExecutableFile(atPath: "\($0)/dot") }
 
     @Test(.enabled(if: dotIsInstalled, "Graphviz's dot is not installed here (.ci/run installs it): the SVG is not rendered"))
-    func graphvizRendersTheExampleNamingEveryModule() throws {
+    func graphvizRendersTheExampleNamingEveryModule() async throws {
         let directory = try scratchDirectory("graph")
         let dotFile = directory.appendingPathComponent("modules.dot")
         let svgFile = directory.appendingPathComponent("modules.svg")
-        try exampleGraph().output.write(to: dotFile, atomically: true, encoding: .utf8)
-        let rendering = try runCommand(["dot", "-Tsvg", dotFile.path, "-o", svgFile.path])
+        try await exampleGraph().output.write(to: dotFile, atomically: true, encoding: .utf8)
+        let rendering = try await runCommand(["dot", "-Tsvg", dotFile.path, "-o", svgFile.path])
         #expect(rendering.status == 0, "\(rendering.output)")
         let svg = try String(contentsOf: svgFile, encoding: .utf8)
         for module in ["Accounts", "Search", "Billing", "Audit"] {

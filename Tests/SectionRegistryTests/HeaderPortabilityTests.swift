@@ -6,20 +6,20 @@ import Testing
 @Suite struct HeaderPortabilityTests {
     static let compilers = ["clang", "gcc"]
 
-    func compile(_ source: String, with compiler: String) throws -> (result: CommandResult, object: String) {
-        try compileC(source, named: "registration", with: compiler, in: scratchDirectory("header-\(compiler)"))
+    func compile(_ source: String, with compiler: String) async throws -> (result: CommandResult, object: String) {
+        try await compileC(source, named: "registration", with: compiler, in: scratchDirectory("header-\(compiler)"))
     }
 
     @Test(arguments: compilers)
-    func recordIsRetainedAndAlignedWithAnUndefinedFactory(compiler: String) throws {
+    func recordIsRetainedAndAlignedWithAnUndefinedFactory(compiler: String) async throws {
         let source = """
             #include <app_module.h>
             APP_MODULE(Portable, .level = APP_MODULE_LEVEL_CORE, .priority = -2, .after = "A,B");
             """
-        let (result, object) = try compile(source, with: compiler)
+        let (result, object) = try await compile(source, with: compiler)
         try #require(result.status == 0, "\(result.output)")
 
-        let sections = try runCommand(["readelf", "-S", "-W", object]).output
+        let sections = try await runCommand(["readelf", "-S", "-W", object]).output
         let header = try #require(sections.split(separator: "\n").first { $0.contains(" app_modules ") })
         let fields = header.split(separator: "]")[1].split(separator: " ")
         // name type address offset size entsize flags link info alignment
@@ -27,23 +27,23 @@ import Testing
         #expect(fields[6].contains("R"), "SHF_GNU_RETAIN keeps it through --gc-sections: \(header)")
         #expect(fields.last == "16", "aligned to APP_MODULE_RECORD_ALIGNMENT")
 
-        let symbols = try runCommand(["nm", object]).output
+        let symbols = try await runCommand(["nm", object]).output
         #expect(symbols.contains("U app_module_Portable"))
         #expect(symbols.contains("app_module_record_Portable"))
-        #expect(try runCommand(["readelf", "-p", "app_modules", object]).output.contains("]  Portable\n"))
+        #expect(try await runCommand(["readelf", "-p", "app_modules", object]).output.contains("]  Portable\n"))
     }
 
     @Test(arguments: compilers)
-    func aNameLongerThanTheRecordAllowsFailsToCompile(compiler: String) throws {
+    func aNameLongerThanTheRecordAllowsFailsToCompile(compiler: String) async throws {
         let name = String(repeating: "N", count: 64)
-        let (result, _) = try compile("#include <app_module.h>\nAPP_MODULE(\(name));\n", with: compiler)
+        let (result, _) = try await compile("#include <app_module.h>\nAPP_MODULE(\(name));\n", with: compiler)
         #expect(result.status != 0)
         #expect(result.output.contains("module name \(name) is longer than 63 bytes"), "\(result.output)")
     }
 
     @Test(arguments: compilers)
-    func aNameThatIsNotAnIdentifierFailsToCompileStatingTheRule(compiler: String) throws {
-        let (result, _) = try compile("#include <app_module.h>\nAPP_MODULE(Check-out);\n", with: compiler)
+    func aNameThatIsNotAnIdentifierFailsToCompileStatingTheRule(compiler: String) async throws {
+        let (result, _) = try await compile("#include <app_module.h>\nAPP_MODULE(Check-out);\n", with: compiler)
         #expect(result.status != 0)
         // The first error is the rule: Clang folds the name's characters,
         // GCC cannot and points into a declaration named after the rule.

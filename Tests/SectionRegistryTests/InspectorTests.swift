@@ -7,10 +7,10 @@ import Testing
 /// malformed files written here.
 @Suite(.serialized) struct InspectorTests {
     /// The debug example and the inspector, built into one scratch folder.
-    func builtTools() throws -> (example: String, inspector: String) {
-        let example = try swiftBuild("registry-example", scratch: "debug")
+    func builtTools() async throws -> (example: String, inspector: String) {
+        let example = try await swiftBuild("registry-example", scratch: "debug")
         try #require(example.result.status == 0, "\(example.result.output)")
-        let inspector = try swiftBuild("section-registry", scratch: "debug")
+        let inspector = try await swiftBuild("section-registry", scratch: "debug")
         try #require(inspector.result.status == 0, "\(inspector.result.output)")
         return (example.binary, inspector.binary)
     }
@@ -29,8 +29,8 @@ import Testing
         Array(try #require(FileManager.default.contents(atPath: path)))
     }
 
-    @Test func theExampleHoldsItsModulesWithTheirFactoriesNamed() throws {
-        let inspection = try inspect(bytes(of: builtTools().example)).get()
+    @Test func theExampleHoldsItsModulesWithTheirFactoriesNamed() async throws {
+        let inspection = try await inspect(bytes(of: builtTools().example)).get()
         #expect(inspection.records.map(\.declaration.name) == ["Accounts", "Search", "Billing", "Audit"])
         #expect(inspection.records.map(\.factorySymbol) == ["app_module_Accounts", "app_module_Search", "app_module_Billing", "app_module_Audit"])
         #expect(inspection.records.first { $0.declaration.name == "Audit" }?.declaration.dependencies == ["Accounts", "Billing"])
@@ -40,49 +40,49 @@ import Testing
     }
 
     @Test(arguments: ["gold", "lld", "bfd"])
-    func releaseBuildsOfEveryLinkerHoldTheSameRecords(linker: String) throws {
-        let build = try swiftBuild("registry-example", scratch: "release-\(linker)",
+    func releaseBuildsOfEveryLinkerHoldTheSameRecords(linker: String) async throws {
+        let build = try await swiftBuild("registry-example", scratch: "release-\(linker)",
                                    extraArguments: ["-c", "release", "-Xswiftc", "-use-ld=\(linker)"])
         try #require(build.result.status == 0, "\(build.result.output)")
         let inspection = try inspect(bytes(of: build.binary)).get()
         // Equal but for where the linker put each record.
-        let debug = try inspect(bytes(of: builtTools().example)).get()
+        let debug = try await inspect(bytes(of: builtTools().example)).get()
         #expect(inspection.records.map(\.declaration.description) == debug.records.map(\.declaration.description))
         #expect(inspection.records.allSatisfy { $0.factorySymbol?.hasPrefix("app_module_") == true })
     }
 
-    @Test func aBinaryWithoutModulesHoldsOnlyTheAnchor() throws {
-        let inspection = try inspect(bytes(of: builtTools().inspector)).get()
+    @Test func aBinaryWithoutModulesHoldsOnlyTheAnchor() async throws {
+        let inspection = try await inspect(bytes(of: builtTools().inspector)).get()
         #expect(inspection.records.isEmpty)
         #expect(inspection.problems == [.noModules])
     }
 
-    @Test func theCommandLineGatesOnCheck() throws {
-        let tools = try builtTools()
-        let good = try runCommand([tools.inspector, "check", tools.example, "--expect", "Billing", "--expect", "Audit"])
+    @Test func theCommandLineGatesOnCheck() async throws {
+        let tools = try await builtTools()
+        let good = try await runCommand([tools.inspector, "check", tools.example, "--expect", "Billing", "--expect", "Audit"])
         #expect(good.status == 0, "\(good.output)")
         #expect(good.output.contains("4 modules, all checks passed"))
-        let missing = try runCommand([tools.inspector, "check", tools.example, "--expect", "Payroll"])
+        let missing = try await runCommand([tools.inspector, "check", tools.example, "--expect", "Payroll"])
         #expect(missing.status == 1)
         #expect(missing.output.contains("expected module 'Payroll' is not in app_modules.\n"))
-        let misspelt = try runCommand([tools.inspector, "check", tools.example, "--expect", "billing"])
+        let misspelt = try await runCommand([tools.inspector, "check", tools.example, "--expect", "billing"])
         #expect(misspelt.status == 1)
         #expect(misspelt.output.contains("expected module 'billing' is not in app_modules. Did you mean 'Billing'?"), "\(misspelt.output)")
-        let empty = try runCommand([tools.inspector, "check", tools.inspector])
+        let empty = try await runCommand([tools.inspector, "check", tools.inspector])
         #expect(empty.status == 1)
         #expect(empty.output.contains("holds no module records"))
-        let json = try runCommand([tools.inspector, "inspect", "--json", tools.example])
+        let json = try await runCommand([tools.inspector, "inspect", "--json", tools.example])
         let rows = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]]
         #expect(rows?.compactMap { $0["name"] as? String } == ["Accounts", "Search", "Billing", "Audit"])
-        #expect(try runCommand([tools.inspector, "inspect", tools.example]).output.contains("Billing   feature  0         Accounts"))
+        #expect(try await runCommand([tools.inspector, "inspect", tools.example]).output.contains("Billing   feature  0         Accounts"))
     }
 
     /// This test binary links Tests/TestModuleRecords, where TestCore is
     /// `APP_MODULE_REQUIRED` and TestFeatureFirst `APP_MODULE_CONCURRENT_START`.
-    @Test func inspectShowsEachRecordsFlags() throws {
-        let tools = try builtTools()
+    @Test func inspectShowsEachRecordsFlags() async throws {
+        let tools = try await builtTools()
         let binary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let json = try runCommand([tools.inspector, "inspect", "--json", binary])
+        let json = try await runCommand([tools.inspector, "inspect", "--json", binary])
         // The JSON's lines; a warning about this binary's records, which
         // cannot be ordered on purpose, comes with them.
         let lines = json.output.split(separator: "\n")
@@ -92,19 +92,19 @@ import Testing
         #expect(flags["TestCore"] == ["required"])
         #expect(flags["TestFeatureFirst"] == ["concurrent-start"])
         #expect(flags["TestLate"] == [])
-        let table = try runCommand([tools.inspector, "inspect", binary]).output.split(separator: "\n")
+        let table = try await runCommand([tools.inspector, "inspect", binary]).output.split(separator: "\n")
         #expect(table.contains { $0.hasPrefix("TestCore ") && $0.contains(" required ") }, "\(table)")
     }
 
-    @Test func aStrippedBinaryStillShowsItsRecordsAndSaysWhyFactoriesHaveNoNames() throws {
-        let tools = try builtTools()
+    @Test func aStrippedBinaryStillShowsItsRecordsAndSaysWhyFactoriesHaveNoNames() async throws {
+        let tools = try await builtTools()
         let stripped = FileManager.default.temporaryDirectory.appendingPathComponent("stripped-\(UUID())").path
-        #expect(try runCommand(["strip", "-o", stripped, tools.example]).status == 0)
+        #expect(try await runCommand(["strip", "-o", stripped, tools.example]).status == 0)
         let inspection = try inspect(bytes(of: stripped)).get()
         #expect(inspection.records.map(\.declaration.name) == ["Accounts", "Search", "Billing", "Audit"])
         #expect(!inspection.hasSymbols)
         #expect(inspection.records.allSatisfy { $0.factorySymbol == nil }, "factories are hidden: not in .dynsym")
-        let result = try runCommand([tools.inspector, "inspect", stripped])
+        let result = try await runCommand([tools.inspector, "inspect", stripped])
         #expect(result.status == 0)
         #expect(result.output.contains("app_module_") == false && result.output.contains("0x"))
         #expect(result.output.contains("no symbol table (stripped)"))
@@ -113,14 +113,14 @@ import Testing
     // MARK: Malformed files
 
     /// The example's bytes, and where its app_modules section is.
-    func example() throws -> (bytes: [UInt8], section: ELFFile.Section) {
-        let bytes = try bytes(of: builtTools().example)
+    func example() async throws -> (bytes: [UInt8], section: ELFFile.Section) {
+        let bytes = try await bytes(of: builtTools().example)
         let section = try #require(try ELFFile(bytes: bytes).section(named: "app_modules"))
         return (bytes, section)
     }
 
-    @Test func headersThatAreNotELF64LittleEndianAreNamed() throws {
-        var (bytes, _) = try example()
+    @Test func headersThatAreNotELF64LittleEndianAreNamed() async throws {
+        var (bytes, _) = try await example()
         #expect(inspect(Array("#!/bin/sh\n".utf8)).failure == .elf(.notELF))
         #expect(inspect([]).failure == .elf(.notELF))
         #expect(inspect(Array(bytes[..<40])).failure == .elf(.truncated("the ELF header")))
@@ -131,8 +131,8 @@ import Testing
         #expect(inspect(bytes).failure == .elf(.bigEndian))
     }
 
-    @Test func sectionHeadersPastTheEndAreReportedNotRead() throws {
-        let (bytes, _) = try example()
+    @Test func sectionHeadersPastTheEndAreReportedNotRead() async throws {
+        let (bytes, _) = try await example()
         let truncated = Array(bytes[..<(bytes.count - 64)])
         guard case .elf(.truncated)? = inspect(truncated).failure else {
             Issue.record("\(inspect(truncated))")
@@ -143,8 +143,8 @@ import Testing
         #expect(inspect(moved).failure != nil)
     }
 
-    @Test func aSectionSizePastTheEndOrNotWholeRecordsIsReported() throws {
-        let (bytes, section) = try example()
+    @Test func aSectionSizePastTheEndOrNotWholeRecordsIsReported() async throws {
+        let (bytes, section) = try await example()
         let headerOffset = try sectionHeaderOffset(of: "app_modules", in: bytes)
         var tooLong = bytes
         withUnsafeBytes(of: UInt64(bytes.count)) { tooLong.replaceSubrange((headerOffset + 32)..<(headerOffset + 40), with: $0) }
@@ -155,8 +155,8 @@ import Testing
         #expect(inspection.problems.contains(.sectionNotWholeRecords(byteCount: Int(section.size) - 3)))
     }
 
-    @Test func garbageRecordsAreReportedWithTheirDefects() throws {
-        var (bytes, section) = try example()
+    @Test func garbageRecordsAreReportedWithTheirDefects() async throws {
+        var (bytes, section) = try await example()
         let records = Int(section.offset)
         // Every slot that holds a module record gets a defect of its own.
         let moduleSlots = (0..<Int(section.size) / 128).filter {
@@ -179,20 +179,20 @@ import Testing
         #expect(inspection.records.isEmpty)
     }
 
-    @Test func theNoteLeadsToTheSectionAndAMissingOrWrongNoteFailsCheck() throws {
-        let tools = try builtTools()
-        var (bytes, section) = try example()
+    @Test func theNoteLeadsToTheSectionAndAMissingOrWrongNoteFailsCheck() async throws {
+        let tools = try await builtTools()
+        var (bytes, section) = try await example()
         let note = try inspect(bytes).get().note.get()
         #expect(note.start == section.address && note.stop == section.address + section.size)
         #expect(note.count == 5, "the anchor's note and one per registration file")
-        #expect(try runCommand([tools.inspector, "inspect", tools.example]).output.contains("note: SectionRegistry 0x53520001 (5 notes)"))
+        #expect(try await runCommand([tools.inspector, "inspect", tools.example]).output.contains("note: SectionRegistry 0x53520001 (5 notes)"))
 
         // Without the note, the runtime would never find the records.
         let directory = try scratchDirectory("note")
         let noNote = directory.appendingPathComponent("no-note").path
-        #expect(try runCommand(["objcopy", "--remove-section", ".note.app_modules", tools.example, noNote]).status == 0)
+        #expect(try await runCommand(["objcopy", "--remove-section", ".note.app_modules", tools.example, noNote]).status == 0)
         #expect(try inspect(self.bytes(of: noNote)).get().note.failure == .missing)
-        let check = try runCommand([tools.inspector, "check", noNote])
+        let check = try await runCommand([tools.inspector, "check", noNote])
         #expect(check.status == 1)
         #expect(check.output.contains("no SectionRegistry note (.note.app_modules): at run time nothing finds this image's modules"), "\(check.output)")
 

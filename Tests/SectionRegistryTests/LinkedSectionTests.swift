@@ -64,9 +64,9 @@ import Testing
         #expect(section[(anchorSlot * 128)..<((anchorSlot + 1) * 128)].allSatisfy { $0 == 0 })
     }
 
-    @Test func readelfSeesTheSameModulesInThisBinary() throws {
+    @Test func readelfSeesTheSameModulesInThisBinary() async throws {
         let binary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let result = try runCommand([verifySectionsScript, binary, "TestCore", "TestLate"])
+        let result = try await runCommand([verifySectionsScript, binary, "TestCore", "TestLate"])
         #expect(result.status == 0, "\(result.output)")
         let names = result.output.split(separator: "\n").filter { !$0.hasPrefix("verify-sections:") }
         #expect(names == ["TestCore", "TestFeatureA", "TestFeatureB", "TestFeatureFirst", "TestLate"])

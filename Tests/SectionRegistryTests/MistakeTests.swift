@@ -8,13 +8,13 @@ import Testing
     let package = packageRoot.appendingPathComponent("Tests/Fixtures/MistakesPackage")
 
     /// Builds `product` of the fixture package.
-    func built(_ product: String) throws -> String {
-        try builtProduct(product, packagePath: package, scratch: "mistakes")
+    func built(_ product: String) async throws -> String {
+        try await builtProduct(product, packagePath: package, scratch: "mistakes")
     }
 
     /// Builds `product` of the fixture package and runs it with `environment`.
-    func run(_ product: String, environment: [String] = []) throws -> CommandResult {
-        try runCommand(environment + [try built(product)])
+    func run(_ product: String, environment: [String] = []) async throws -> CommandResult {
+        try await runCommand(environment + [try built(product)])
     }
 
     /// Ended by ModuleHost.main() with one message: status 1, no crash.
@@ -27,32 +27,32 @@ import Testing
     /// A registration target that depends on SectionRegistryDynamic, not
     /// SectionRegistryRecords, has no anchor in its image: the link fails
     /// and the symbol the linker names says what to depend on.
-    @Test func aRegistrationTargetOnTheDynamicProductFailsTheLinkNamingTheFix() throws {
-        let build = try swiftBuild("WrongRecordsProductApp", packagePath: package, scratch: "mistakes")
+    @Test func aRegistrationTargetOnTheDynamicProductFailsTheLinkNamingTheFix() async throws {
+        let build = try await swiftBuild("WrongRecordsProductApp", packagePath: package, scratch: "mistakes")
         #expect(build.result.status != 0)
         #expect(build.result.output.contains("parcel.c.o(.note.app_modules+0x24): error: undefined reference to "
             + "'registration_targets_depend_on_SectionRegistryRecords'"), "\(build.result.output)")
     }
 
     @Test(arguments: ["CartReturnsInt", "CartReturnsVoid", "CartReturnsPointer", "CartReturnsStruct"])
-    func aFactoryOfTheWrongTypeIsNamedNotCalledBlindly(product: String) throws {
-        let result = try run(product)
+    func aFactoryOfTheWrongTypeIsNamedNotCalledBlindly(product: String) async throws {
+        let result = try await run(product)
         expectCleanFailure(result, saying: "SectionRegistry: `app_module_Cart` (in ")
         expectCleanFailure(result, saying: "/\(product)) does not return an `AppModuleHandle`: "
             + "define it as `@c(app_module_Cart) func makeCart() -> AppModuleHandle { AppModuleHandle(Cart()) }`")
     }
 
-    @Test func aHandleMadeByAnotherCopyOfSectionRegistryIsRefused() throws {
-        let library = try swiftBuild("ForeignCart", packagePath: package, scratch: "mistakes")
+    @Test func aHandleMadeByAnotherCopyOfSectionRegistryIsRefused() async throws {
+        let library = try await swiftBuild("ForeignCart", packagePath: package, scratch: "mistakes")
         try #require(library.result.status == 0, "\(library.result.output)")
         let path = URL(fileURLWithPath: library.binary).deletingLastPathComponent().appendingPathComponent("libForeignCart.so").path
-        let result = try run("CartFromAnotherCopy", environment: ["FOREIGN_CART_LIBRARY=\(path)"])
+        let result = try await run("CartFromAnotherCopy", environment: ["FOREIGN_CART_LIBRARY=\(path)"])
         expectCleanFailure(result, saying: "was built against another copy of SectionRegistry: "
             + "link SectionRegistry dynamically in the program and in every library with modules: depend on the SectionRegistryDynamic product")
     }
 
-    @Test func aBrokenOrderUnderMainIsAMessageWithStdoutFlushed() throws {
-        let result = try run("BrokenOrderApp")
+    @Test func aBrokenOrderUnderMainIsAMessageWithStdoutFlushed() async throws {
+        let result = try await run("BrokenOrderApp")
         expectCleanFailure(result, saying: """
             starting the shop
             SectionRegistry: the modules cannot be ordered; nothing was started:
@@ -63,24 +63,24 @@ import Testing
 
     /// A misspelt `.after` name gets the closest linked name, from the
     /// host at run time and from `check`, as a misspelt disabled name does.
-    @Test func aMisspeltDependencySuggestsTheClosestLinkedNameAtRunTimeAndInCheck() throws {
+    @Test func aMisspeltDependencySuggestsTheClosestLinkedNameAtRunTimeAndInCheck() async throws {
         let message = "module 'Orders' comes after 'Stroe', which is not linked: did you mean 'Store'? "
             + "If not, link the target with APP_MODULE(Stroe) or remove it from the .after list of 'Orders'"
-        expectCleanFailure(try run("MisspeltOrderApp"), saying: message)
-        let inspector = try swiftBuild("section-registry", scratch: "debug")
+        expectCleanFailure(try await run("MisspeltOrderApp"), saying: message)
+        let inspector = try await swiftBuild("section-registry", scratch: "debug")
         try #require(inspector.result.status == 0, "\(inspector.result.output)")
-        let check = try runCommand([inspector.binary, "check", try built("MisspeltOrderApp")])
+        let check = try await runCommand([inspector.binary, "check", try built("MisspeltOrderApp")])
         #expect(check.status == 1)
         #expect(check.output.contains(message), "\(check.output)")
     }
 
-    @Test func aFactoryLinkedWithoutItsRegistrationIsReportedByCheck() throws {
-        let program = try built("ForgottenRegistrationApp")
+    @Test func aFactoryLinkedWithoutItsRegistrationIsReportedByCheck() async throws {
+        let program = try await built("ForgottenRegistrationApp")
         // At run time the module is absent, and nothing can tell (README, "Add a module").
-        #expect(try runCommand([program]).output == "[\"Cart\"]\n")
-        let inspector = try swiftBuild("section-registry", scratch: "debug")
+        #expect(try await runCommand([program]).output == "[\"Cart\"]\n")
+        let inspector = try await swiftBuild("section-registry", scratch: "debug")
         try #require(inspector.result.status == 0, "\(inspector.result.output)")
-        let check = try runCommand([inspector.binary, "check", program])
+        let check = try await runCommand([inspector.binary, "check", program])
         #expect(check.status == 1, "\(check.output)")
         #expect(check.output == """
             section-registry: \(program): check failed:
@@ -90,10 +90,10 @@ import Testing
             """)
     }
 
-    @Test func disablingANameThatIsNotLinkedSuggestsTheClosest() throws {
-        let example = try swiftBuild("registry-example", scratch: "debug")
+    @Test func disablingANameThatIsNotLinkedSuggestsTheClosest() async throws {
+        let example = try await swiftBuild("registry-example", scratch: "debug")
         try #require(example.result.status == 0, "\(example.result.output)")
-        let result = try runCommand(["SECTION_REGISTRY_DISABLE=search", example.binary, "serve"])
+        let result = try await runCommand(["SECTION_REGISTRY_DISABLE=search", example.binary, "serve"])
         expectCleanFailure(result, saying: """
             SectionRegistry: the modules cannot be disabled as asked; nothing was started:
               - cannot disable 'search': no module of that name is linked (linked: Accounts, Search, Billing, Audit). \

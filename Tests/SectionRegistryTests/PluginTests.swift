@@ -9,17 +9,17 @@ import Testing
     let fixturePackage = packageRoot.appendingPathComponent("Tests/Fixtures/PluginPackage")
 
     /// The host and the example plugin, libReportsPlugin.so.
-    func builtExample() throws -> (host: String, reports: String) {
-        let host = try swiftBuild("registry-plugin-host", packagePath: examplePackage, scratch: "plugins")
+    func builtExample() async throws -> (host: String, reports: String) {
+        let host = try await swiftBuild("registry-plugin-host", packagePath: examplePackage, scratch: "plugins")
         try #require(host.result.status == 0, "\(host.result.output)")
-        let reports = try swiftBuild("ReportsPlugin", packagePath: examplePackage, scratch: "plugins")
+        let reports = try await swiftBuild("ReportsPlugin", packagePath: examplePackage, scratch: "plugins")
         try #require(reports.result.status == 0, "\(reports.result.output)")
         return (host.binary, library(reports.binary))
     }
 
     /// A plugin of the fixture package.
-    func builtFixture(_ product: String) throws -> String {
-        let build = try swiftBuild(product, packagePath: fixturePackage, scratch: "plugin-fixtures")
+    func builtFixture(_ product: String) async throws -> String {
+        let build = try await swiftBuild(product, packagePath: fixturePackage, scratch: "plugin-fixtures")
         try #require(build.result.status == 0, "\(build.result.output)")
         return library(build.binary)
     }
@@ -34,9 +34,9 @@ import Testing
         result.output.split(separator: "\n").map(String.init)
     }
 
-    @Test func aPluginWithADependencyOnTheProgramStartsAfterItAndStopsBeforeIt() throws {
-        let example = try builtExample()
-        let run = try runCommand([example.host, example.reports])
+    @Test func aPluginWithADependencyOnTheProgramStartsAfterItAndStopsBeforeIt() async throws {
+        let example = try await builtExample()
+        let run = try await runCommand([example.host, example.reports])
         #expect(run.status == 0, "\(run.output)")
         #expect(lines(run) == [
             "  Clock: started",
@@ -50,21 +50,21 @@ import Testing
         ])
     }
 
-    @Test func aLibraryLoadedWithTheProgramIsLinkedNotAPlugin() throws {
+    @Test func aLibraryLoadedWithTheProgramIsLinkedNotAPlugin() async throws {
         // LD_PRELOAD maps it before main, as for a library linked at build
         // time: the program's registry holds its module, in start order
         // after the program's Clock, and loading it again is refused.
-        let example = try builtExample()
-        let run = try runCommand(["LD_PRELOAD=\(example.reports)", example.host, example.reports])
+        let example = try await builtExample()
+        let run = try await runCommand(["LD_PRELOAD=\(example.reports)", example.host, example.reports])
         #expect(run.status == 1, "\(run.output)")
         #expect(lines(run).prefix(3) == ["  Clock: started", "  Reports: started (start #1 in this process)", "program: Clock, Reports"])
         #expect(run.output.contains("plugin \(example.reports) is loaded already and its modules are registered"), "\(run.output)")
         #expect(lines(run).suffix(1) == ["stopped: Reports, Clock"])
     }
 
-    @Test func unloadingStopsThePluginsModulesAndKeepsTheLibraryMapped() throws {
-        let example = try builtExample()
-        let run = try runCommand([example.host, "--unload-and-reload", example.reports])
+    @Test func unloadingStopsThePluginsModulesAndKeepsTheLibraryMapped() async throws {
+        let example = try await builtExample()
+        let run = try await runCommand([example.host, "--unload-and-reload", example.reports])
         #expect(run.status == 0, "\(run.output)")
         let output = lines(run)
         #expect(output.contains("unloaded \(example.reports): Reports"))
@@ -74,51 +74,51 @@ import Testing
         #expect(output.suffix(1) == ["stopped: Reports, Clock"])
     }
 
-    @Test func aPluginMayComeAfterAnotherPlugin() throws {
-        let example = try builtExample()
-        let dependent = try builtFixture("DependentPlugin")
-        let run = try runCommand([example.host, example.reports, dependent])
+    @Test func aPluginMayComeAfterAnotherPlugin() async throws {
+        let example = try await builtExample()
+        let dependent = try await builtFixture("DependentPlugin")
+        let run = try await runCommand([example.host, example.reports, dependent])
         #expect(run.status == 0, "\(run.output)")
         #expect(lines(run).suffix(2) == ["  Clock: stopped", "stopped: Digest, Reports, Clock"])
 
-        let alone = try runCommand([example.host, dependent])
+        let alone = try await runCommand([example.host, dependent])
         #expect(alone.status == 1)
         #expect(alone.output.contains("module 'Digest' comes after 'Reports', which is not linked"), "\(alone.output)")
         #expect(!alone.output.contains("Digest: started"))
     }
 
-    @Test func aNameTheProgramRegistersIsRefusedAndNothingOfThePluginStarts() throws {
-        let example = try builtExample()
-        let duplicate = try builtFixture("DuplicatePlugin")
-        let run = try runCommand([example.host, duplicate])
+    @Test func aNameTheProgramRegistersIsRefusedAndNothingOfThePluginStarts() async throws {
+        let example = try await builtExample()
+        let duplicate = try await builtFixture("DuplicatePlugin")
+        let run = try await runCommand([example.host, duplicate])
         #expect(run.status == 1)
         #expect(run.output.contains("registers module 'Clock', which the program registers already: rename one of them"), "\(run.output)")
         #expect(lines(run).filter { $0.contains("Clock: started") }.count == 1)
         #expect(lines(run).suffix(1) == ["stopped: Clock"])
     }
 
-    @Test func aPluginWithItsOwnCopyOfSectionRegistryIsRefused() throws {
-        let example = try builtExample()
-        let copy = try builtFixture("OwnCopyPlugin")
-        let run = try runCommand([example.host, copy])
+    @Test func aPluginWithItsOwnCopyOfSectionRegistryIsRefused() async throws {
+        let example = try await builtExample()
+        let copy = try await builtFixture("OwnCopyPlugin")
+        let run = try await runCommand([example.host, copy])
         #expect(run.status == 1)
         #expect(run.output.contains("carries its own copy of SectionRegistry"), "\(run.output)")
         #expect(run.output.contains("depend on the SectionRegistryDynamic product"))
         #expect(!run.output.contains("Mirror: started"))
     }
 
-    @Test func aPluginWithoutRecordsAndAMissingFileAreRefused() throws {
-        let example = try builtExample()
-        let empty = try builtFixture("NoRecordsPlugin")
-        let run = try runCommand([example.host, empty, "/nonexistent/libNothing.so"])
+    @Test func aPluginWithoutRecordsAndAMissingFileAreRefused() async throws {
+        let example = try await builtExample()
+        let empty = try await builtFixture("NoRecordsPlugin")
+        let run = try await runCommand([example.host, empty, "/nonexistent/libNothing.so"])
         #expect(run.status == 1)
         #expect(run.output.contains("plugin \(empty) registers no modules"), "\(run.output)")
         #expect(run.output.contains("cannot load plugin /nonexistent/libNothing.so: /nonexistent/libNothing.so: No such file or directory"))
         #expect(lines(run).suffix(1) == ["stopped: Clock"])
     }
 
-    @Test func theInspectorReadsThePluginsRecords() throws {
-        let example = try builtExample()
+    @Test func theInspectorReadsThePluginsRecords() async throws {
+        let example = try await builtExample()
         let inspection = try ModuleInspection(ELFFile(bytes: Array(try #require(FileManager.default.contents(atPath: example.reports)))))
         #expect(inspection.records.map(\.declaration.name) == ["Reports"])
         #expect(inspection.records.map(\.factorySymbol) == ["app_module_Reports"])
@@ -127,19 +127,19 @@ import Testing
 }
 
 extension PluginTests {
-    @Test func checkWithHostAcceptsAPluginAfterTheProgramAndRefusesADuplicate() throws {
-        let example = try builtExample()
-        let inspector = try swiftBuild("section-registry", scratch: "debug")
+    @Test func checkWithHostAcceptsAPluginAfterTheProgramAndRefusesADuplicate() async throws {
+        let example = try await builtExample()
+        let inspector = try await swiftBuild("section-registry", scratch: "debug")
         try #require(inspector.result.status == 0, "\(inspector.result.output)")
 
-        let alone = try runCommand([inspector.binary, "check", example.reports])
+        let alone = try await runCommand([inspector.binary, "check", example.reports])
         #expect(alone.status == 1)
         #expect(alone.output.contains("module 'Reports' comes after 'Clock', which is not linked"), "\(alone.output)")
 
-        let withHost = try runCommand([inspector.binary, "check", example.reports, "--expect", "Reports", "--host", example.host])
+        let withHost = try await runCommand([inspector.binary, "check", example.reports, "--expect", "Reports", "--host", example.host])
         #expect(withHost.status == 0, "\(withHost.output)")
 
-        let duplicate = try runCommand([inspector.binary, "check", try builtFixture("DuplicatePlugin"), "--host", example.host])
+        let duplicate = try await runCommand([inspector.binary, "check", try builtFixture("DuplicatePlugin"), "--host", example.host])
         #expect(duplicate.status == 1)
         #expect(duplicate.output.contains("module 'Clock' is registered by \(example.host) already: rename one of them"), "\(duplicate.output)")
     }
@@ -170,17 +170,17 @@ extension PluginTests {
     /// Every refusal case of these tests, through the runtime and the
     /// inspector: the inspector refuses exactly what a load refuses.
     @Test(arguments: verdicts)
-    func checkWithHostRefusesWhatLoadRefuses(verdict: Verdict) throws {
-        let example = try builtExample()
-        let inspector = try swiftBuild("section-registry", scratch: "debug")
+    func checkWithHostRefusesWhatLoadRefuses(verdict: Verdict) async throws {
+        let example = try await builtExample()
+        let inspector = try await swiftBuild("section-registry", scratch: "debug")
         try #require(inspector.result.status == 0, "\(inspector.result.output)")
         let plugin = switch verdict.plugin {
         case "ReportsPlugin": example.reports
         case let path where path.hasPrefix("/"): path
-        default: try builtFixture(verdict.plugin)
+        default: try await builtFixture(verdict.plugin)
         }
-        let load = try runCommand([example.host, plugin])
-        let check = try runCommand([inspector.binary, "check", plugin, "--host", example.host])
+        let load = try await runCommand([example.host, plugin])
+        let check = try await runCommand([inspector.binary, "check", plugin, "--host", example.host])
         #expect((load.status == 0) == (check.status == 0), "load: \(load.output)\ncheck: \(check.output)")
         #expect((load.status == 0) == (verdict.load == nil), "\(load.output)")
         if let reason = verdict.load { #expect(load.output.contains(reason), "\(load.output)") }
@@ -202,10 +202,10 @@ extension PluginTests {
     /// trapped on overflow, a 16-byte one on a nil section, and a wild
     /// `.after` pointer crashed in strlen.
     @Test(arguments: corruptImages.map { $0.0 })
-    func aCorruptPluginIsRefusedByNameNotACrash(plugin: String) throws {
-        let example = try builtExample()
-        let path = try builtFixture(plugin)
-        let run = try runCommand([example.host, path])
+    func aCorruptPluginIsRefusedByNameNotACrash(plugin: String) async throws {
+        let example = try await builtExample()
+        let path = try await builtFixture(plugin)
+        let run = try await runCommand([example.host, path])
         #expect(run.status == 1, "\(run.output)")
         let reason = try #require(Self.corruptImages.first { $0.0 == plugin }?.1)
         #expect(run.output.contains(reason), "\(run.output)")
@@ -214,11 +214,11 @@ extension PluginTests {
 
     /// The same images linked at build time (DT_NEEDED) are each reported
     /// by ModuleRegistry.linked(), and nothing reads through their notes.
-    @Test func corruptLibrariesLinkedAtBuildTimeAreEachRefusedByName() throws {
-        for (plugin, _) in Self.corruptImages { _ = try builtFixture(plugin) }
-        let app = try swiftBuild("CorruptLibraryApp", packagePath: fixturePackage, scratch: "plugin-fixtures")
+    @Test func corruptLibrariesLinkedAtBuildTimeAreEachRefusedByName() async throws {
+        for (plugin, _) in Self.corruptImages { _ = try await builtFixture(plugin) }
+        let app = try await swiftBuild("CorruptLibraryApp", packagePath: fixturePackage, scratch: "plugin-fixtures")
         try #require(app.result.status == 0, "\(app.result.output)")
-        let run = try runCommand([app.binary])
+        let run = try await runCommand([app.binary])
         #expect(run.status == 1, "\(run.output)")
         #expect(run.output.contains("3 problems"), "\(run.output)")
         for (_, reason) in Self.corruptImages { #expect(run.output.contains(reason), "\(run.output)") }

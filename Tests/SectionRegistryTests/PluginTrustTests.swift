@@ -19,11 +19,11 @@ extension PluginTests {
         return (folder, plugin.path)
     }
 
-    @Test func aPluginInAFolderEveryUserMayWriteIsRefusedAndLoadsOnceTheFolderIsFixed() throws {
-        let example = try builtExample()
+    @Test func aPluginInAFolderEveryUserMayWriteIsRefusedAndLoadsOnceTheFolderIsFixed() async throws {
+        let example = try await builtExample()
         let (folder, plugin) = try copiedPlugin(example)
         #expect(chmod(folder.path, 0o777) == 0)
-        let refused = try runCommand([example.host, plugin])
+        let refused = try await runCommand([example.host, plugin])
         #expect(refused.status == 1, "\(refused.output)")
         #expect(refused.output.contains(
             "SectionRegistry: refusing to load plugin \(plugin): folder \(folder.path) is writable by its group and every user (mode 0777), "
@@ -32,16 +32,16 @@ extension PluginTests {
         #expect(!refused.output.contains("Reports: started"))
 
         #expect(chmod(folder.path, 0o755) == 0)
-        let loaded = try runCommand([example.host, plugin])
+        let loaded = try await runCommand([example.host, plugin])
         #expect(loaded.status == 0, "\(loaded.output)")
         #expect(lines(loaded).contains("loaded \(plugin): Reports"))
     }
 
-    @Test func aPluginFileOthersMayWriteIsRefused() throws {
-        let example = try builtExample()
+    @Test func aPluginFileOthersMayWriteIsRefused() async throws {
+        let example = try await builtExample()
         let (_, plugin) = try copiedPlugin(example)
         #expect(chmod(plugin, 0o666) == 0)
-        let run = try runCommand([example.host, plugin])
+        let run = try await runCommand([example.host, plugin])
         #expect(run.status == 1, "\(run.output)")
         #expect(run.output.contains(
             "refusing to load plugin \(plugin): file \(plugin) is writable by its group and every user (mode 0666), "
@@ -50,61 +50,61 @@ extension PluginTests {
     }
 
     @Test(.enabled(if: geteuid() == 0, "changing a file's owner needs root"))
-    func aPluginOrAFolderOwnedByAnotherUserIsRefused() throws {
-        let example = try builtExample()
+    func aPluginOrAFolderOwnedByAnotherUserIsRefused() async throws {
+        let example = try await builtExample()
         let (folder, plugin) = try copiedPlugin(example)
         #expect(chown(plugin, 4242, 0) == 0)
-        let file = try runCommand([example.host, plugin])
+        let file = try await runCommand([example.host, plugin])
         #expect(file.status == 1, "\(file.output)")
         #expect(file.output.contains(
             "refusing to load plugin \(plugin): file \(plugin) is owned by uid 4242, neither this process's user (uid 0) nor root: "
                 + "run chown 0 \(plugin)"), "\(file.output)")
 
         #expect(chown(plugin, 0, 0) == 0 && chown(folder.path, 4242, 0) == 0)
-        let parent = try runCommand([example.host, plugin])
+        let parent = try await runCommand([example.host, plugin])
         #expect(parent.status == 1, "\(parent.output)")
         #expect(parent.output.contains("folder \(folder.path) is owned by uid 4242"), "\(parent.output)")
     }
 
-    @Test func aPluginThatIsNotARegularFileIsRefused() throws {
-        let example = try builtExample()
+    @Test func aPluginThatIsNotARegularFileIsRefused() async throws {
+        let example = try await builtExample()
         let folder = try scratchDirectory("plugin-trust")
         let fifo = folder.appendingPathComponent("libFifo.so").path
         #expect(mkfifo(fifo, 0o644) == 0)
         // dlopen would wait on the FIFO for a writer, forever.
-        let run = try runCommand([example.host, fifo])
+        let run = try await runCommand([example.host, fifo])
         #expect(run.status == 1, "\(run.output)")
         #expect(run.output.contains("refusing to load plugin \(fifo): \(fifo) is a FIFO, not a regular file: name the shared object itself"),
                 "\(run.output)")
     }
 
-    @Test func aRelativePathIsResolvedAgainstTheWorkingFolderNeverSearched() throws {
+    @Test func aRelativePathIsResolvedAgainstTheWorkingFolderNeverSearched() async throws {
         // The host's RUNPATH holds $ORIGIN, the folder of libReportsPlugin.so:
         // dlopen("libReportsPlugin.so") would find it there.
-        let example = try builtExample()
+        let example = try await builtExample()
         let folder = try scratchDirectory("plugin-trust")
-        let missing = try runCommand([example.host, "libReportsPlugin.so"], in: folder)
+        let missing = try await runCommand([example.host, "libReportsPlugin.so"], in: folder)
         #expect(missing.status == 1, "\(missing.output)")
         #expect(missing.output.contains("cannot load plugin libReportsPlugin.so: \(folder.path)/libReportsPlugin.so: No such file or directory"),
                 "\(missing.output)")
         #expect(!missing.output.contains("Reports: started"))
 
         // Another library of that name in the working folder is the one loaded.
-        try FileManager.default.copyItem(atPath: try builtFixture("DuplicatePlugin"),
+        try await FileManager.default.copyItem(atPath: try builtFixture("DuplicatePlugin"),
                                          toPath: folder.appendingPathComponent("libReportsPlugin.so").path)
-        let other = try runCommand([example.host, "libReportsPlugin.so"], in: folder)
+        let other = try await runCommand([example.host, "libReportsPlugin.so"], in: folder)
         #expect(other.status == 1, "\(other.output)")
         #expect(other.output.contains("plugin libReportsPlugin.so registers module 'Clock', which the program registers already"),
                 "\(other.output)")
     }
 
-    @Test func checkWithHostReportsTheSameTrustProblems() throws {
-        let example = try builtExample()
-        let inspector = try swiftBuild("section-registry", scratch: "debug")
+    @Test func checkWithHostReportsTheSameTrustProblems() async throws {
+        let example = try await builtExample()
+        let inspector = try await swiftBuild("section-registry", scratch: "debug")
         try #require(inspector.result.status == 0, "\(inspector.result.output)")
         let (folder, plugin) = try copiedPlugin(example)
         #expect(chmod(folder.path, 0o777) == 0 && chmod(plugin, 0o666) == 0)
-        let check = try runCommand([inspector.binary, "check", plugin, "--host", example.host])
+        let check = try await runCommand([inspector.binary, "check", plugin, "--host", example.host])
         #expect(check.status == 1, "\(check.output)")
         #expect(check.output.contains(
             "  - file \(plugin) is writable by its group and every user (mode 0666), "
@@ -112,7 +112,7 @@ extension PluginTests {
         #expect(check.output.contains("  - folder \(folder.path) is writable by its group and every user (mode 0777)"), "\(check.output)")
 
         #expect(chmod(folder.path, 0o755) == 0 && chmod(plugin, 0o644) == 0)
-        let fixed = try runCommand([inspector.binary, "check", plugin, "--host", example.host])
+        let fixed = try await runCommand([inspector.binary, "check", plugin, "--host", example.host])
         #expect(fixed.status == 0, "\(fixed.output)")
     }
 }

@@ -9,26 +9,26 @@ import Glibc
 @Suite(.serialized) struct ReadmeTests {
     let package = packageRoot.appendingPathComponent("Tests/Fixtures/ReadmePackage")
 
-    func built(_ product: String) throws -> String {
-        try builtProduct(product, packagePath: package, scratch: "readme")
+    func built(_ product: String) async throws -> String {
+        try await builtProduct(product, packagePath: package, scratch: "readme")
     }
 
     /// `swift package check-modules`, the plugin README's "Verify a build"
     /// shows first, in the README's package: it builds the product and
     /// passes check's verdict on.
-    func checkModules(_ arguments: [String]) throws -> CommandResult {
+    func checkModules(_ arguments: [String]) async throws -> CommandResult {
         let scratch = packageRoot.appendingPathComponent(".build-tests/readme").path
-        return try runCommand(["swift", "package", "--package-path", package.path, "--scratch-path", scratch, "check-modules"] + arguments)
+        return try await runCommand(["swift", "package", "--package-path", package.path, "--scratch-path", scratch, "check-modules"] + arguments)
     }
 
-    @Test func checkModulesBuildsTheProductAndPassesWhatCheckPasses() throws {
-        let passed = try checkModules(["--product", "App", "--expect", "Billing", "--expect", "Accounts"])
+    @Test func checkModulesBuildsTheProductAndPassesWhatCheckPasses() async throws {
+        let passed = try await checkModules(["--product", "App", "--expect", "Billing", "--expect", "Accounts"])
         #expect(passed.status == 0, "\(passed.output)")
         #expect(passed.output.contains("/debug/App: 2 modules, all checks passed: Billing, Accounts"), "\(passed.output)")
     }
 
-    @Test func checkModulesFailsNamingAModuleThatIsNotRegistered() throws {
-        let failed = try checkModules(["--product", "App", "-c", "debug", "--expect", "Billing", "--expect", "Audit", "--expect", "accounts"])
+    @Test func checkModulesFailsNamingAModuleThatIsNotRegistered() async throws {
+        let failed = try await checkModules(["--product", "App", "-c", "debug", "--expect", "Billing", "--expect", "Audit", "--expect", "accounts"])
         #expect(failed.status != 0, "\(failed.output)")
         #expect(failed.output.contains("check failed:\n  - expected module 'Audit' is not in app_modules.\n"), "\(failed.output)")
         #expect(failed.output.contains("  - expected module 'accounts' is not in app_modules. Did you mean 'Accounts'?"), "\(failed.output)")
@@ -36,20 +36,20 @@ import Glibc
     }
 
     @Test func theAppIsModuleHostMainAndStopsGracefully() async throws {
-        let app = try ExampleProcessTests.RunningExample(try built("App"), arguments: [])
+        let app = try ExampleProcessTests.RunningExample(try await built("App"), arguments: [])
         defer { if app.process.isRunning { app.send(SIGKILL) } }
         // print() buffers a pipe or file until exit, so wait for the host to
         // catch SIGTERM instead of for a line; one during launch is served
         // once launch ends.
         try await waitUntilCatching(SIGTERM, pid: app.process.processIdentifier)
         app.send(SIGTERM)
-        #expect(app.exitStatus() == 0, "\(app.text)")
+        #expect(await app.exitStatus() == 0, "\(app.text)")
         // The default log handler writes to standard error, unbuffered.
         #expect(app.text.hasSuffix("INFO SectionRegistry: stopped: Billing, Accounts\n"), "\(app.text)")
     }
 
-    @Test func theEventsSnippetBroadcastsAsksTheFirstHandlerGathersAndTerminates() throws {
-        let run = try runCommand([try built("EventsApp")])
+    @Test func theEventsSnippetBroadcastsAsksTheFirstHandlerGathersAndTerminates() async throws {
+        let run = try await runCommand([try built("EventsApp")])
         #expect(run.status == 0, "\(run.output)")
         // The module's log line comes first: standard error is unbuffered,
         // print()'s standard output is written at exit.

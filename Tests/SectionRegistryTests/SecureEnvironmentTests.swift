@@ -15,14 +15,14 @@ extension ExampleProcessTests {
     }
 
     @Test(.enabled(if: geteuid() == 0, "giving a file to another group needs root"))
-    func aPrivilegedProcessIgnoresTheHostsVariables() throws {
+    func aPrivilegedProcessIgnoresTheHostsVariables() async throws {
         let folder = try scratchDirectory("secure-environment")
         let copy = folder.appendingPathComponent("registry-example").path
-        try FileManager.default.copyItem(atPath: try example(), toPath: copy)
+        try await FileManager.default.copyItem(atPath: try example(), toPath: copy)
 
         // The same copy, unprivileged: the variables apply.
         let trace = folder.appendingPathComponent("plain.json").path
-        let plain = try runCommand(Self.hostVariables(trace: trace) + [copy])
+        let plain = try await runCommand(Self.hostVariables(trace: trace) + [copy])
         #expect(plain.status == 0, "\(plain.output)")
         #expect(!plain.output.contains("Search: indexed"), "\(plain.output)")
         #expect(plain.output.contains("SectionRegistry: launching"), "debug messages are shown")
@@ -31,7 +31,7 @@ extension ExampleProcessTests {
         // Set-group-ID to nogroup (chown clears the bit, so chmod after it).
         #expect(chown(copy, 0, 65534) == 0 && chmod(copy, 0o2755) == 0)
         let secureTrace = folder.appendingPathComponent("secure.json").path
-        let secure = try runCommand(Self.hostVariables(trace: secureTrace) + [copy])
+        let secure = try await runCommand(Self.hostVariables(trace: secureTrace) + [copy])
         #expect(secure.status == 0, "\(secure.output)")
         #expect(secure.output.contains("Search: indexed"), "SECTION_REGISTRY_DISABLE is ignored: \(secure.output)")
         #expect(!secure.output.contains("SectionRegistry: launching"), "SECTION_REGISTRY_LOG_LEVEL is ignored")

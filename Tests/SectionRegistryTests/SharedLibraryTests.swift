@@ -20,10 +20,10 @@ import Testing
         }
     }
 
-    func build(_ label: String, _ arguments: [String] = []) throws -> Build {
+    func build(_ label: String, _ arguments: [String] = []) async throws -> Build {
         var bin = ""
         for product in ["shared-app", "static-copy-app", "own-copy-app", "ReportsPlugin"] {
-            let build = try swiftBuild(product, packagePath: appPackage, scratch: "shared-libraries-\(label)", extraArguments: arguments)
+            let build = try await swiftBuild(product, packagePath: appPackage, scratch: "shared-libraries-\(label)", extraArguments: arguments)
             try #require(build.result.status == 0, "\(build.result.output)")
             bin = URL(fileURLWithPath: build.binary).deletingLastPathComponent().path
         }
@@ -57,27 +57,27 @@ import Testing
     } + [("lld-release-start-stop-gc", ["-c", "release", "-Xswiftc", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "start-stop-gc"])]
 
     @Test(arguments: configurations.map(\.label))
-    func buildTimeLibrariesAndAPluginsLibraryAreRegisteredEachOnce(configuration: String) throws {
+    func buildTimeLibrariesAndAPluginsLibraryAreRegisteredEachOnce(configuration: String) async throws {
         let arguments = try #require(Self.configurations.first { $0.label == configuration }).arguments
-        let built = try build(configuration, arguments)
+        let built = try await build(configuration, arguments)
         // The libraries are linked at build time: nothing but the program's
         // own reading of its registry finds them.
-        let needed = try runCommand(["readelf", "-dW", built.app]).output
+        let needed = try await runCommand(["readelf", "-dW", built.app]).output
         #expect(needed.contains("[libInventory.so]") && needed.contains("[libPricing.so]"))
         #expect(!needed.contains("[libCharts.so]"), "Charts comes with the plugin only")
 
-        let run = try runCommand([built.app, built.plugin])
+        let run = try await runCommand([built.app, built.plugin])
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.split(separator: "\n").map(String.init) == Self.expectedRun, "\(run.output)")
     }
 
-    @Test func everyImageCarriesTheNoteWithoutADynamicRelocation() throws {
-        let built = try build("gold-debug", ["-Xswiftc", "-use-ld=gold"])
+    @Test func everyImageCarriesTheNoteWithoutADynamicRelocation() async throws {
+        let built = try await build("gold-debug", ["-Xswiftc", "-use-ld=gold"])
         for image in built.images {
-            let notes = try runCommand(["readelf", "-nW", image]).output
+            let notes = try await runCommand(["readelf", "-nW", image]).output
             #expect(notes.contains("SectionRegistry") && notes.contains("0x53520001"), "\(image): \(notes)")
-            let note = try #require(try noteSection(of: image), "\(image) has no .note.app_modules")
-            let relocations = try runCommand(["readelf", "-rW", image]).output
+            let note = try await #require(try noteSection(of: image), "\(image) has no .note.app_modules")
+            let relocations = try await runCommand(["readelf", "-rW", image]).output
             let offsets = relocations.split(separator: "\n").compactMap { line in
                 line.split(separator: " ").first.flatMap { UInt64($0, radix: 16) }
             }
@@ -86,13 +86,13 @@ import Testing
         }
     }
 
-    @Test func aLibraryBuiltAgainstAnotherCopyOfSectionRegistryIsRefusedByName() throws {
+    @Test func aLibraryBuiltAgainstAnotherCopyOfSectionRegistryIsRefusedByName() async throws {
         // static-copy-app links SectionRegistry statically; libRogue.so
         // links a copy of its own; libInventory.so uses the program's (the
         // linker exports it, since the library refers to it), but brings
         // libSectionRegistryDynamic.so, a third copy.
-        let built = try build("gold-debug", ["-Xswiftc", "-use-ld=gold"])
-        let run = try runCommand([built.bin + "/static-copy-app"])
+        let built = try await build("gold-debug", ["-Xswiftc", "-use-ld=gold"])
+        let run = try await runCommand([built.bin + "/static-copy-app"])
         #expect(run.status == 1)
         #expect(run.output.contains("SectionRegistry: 2 problems"), "\(run.output)")
         #expect(run.output.contains("\(built.bin)/libRogue.so carries its own copy of SectionRegistry, not the one this program runs"), "\(run.output)")
@@ -101,41 +101,41 @@ import Testing
         #expect(run.output.contains("3 copies of SectionRegistry are loaded"), "\(run.output)")
     }
 
-    @Test func aLibraryWhoseCopyTheProgramBindsToIsRefusedToo() throws {
+    @Test func aLibraryWhoseCopyTheProgramBindsToIsRefusedToo() async throws {
         // own-copy-app links SectionRegistryDynamic, but libRogue.so comes
         // first in its load order: the program binds to libRogue's copy, and
         // whether the modules work would hang on that order.
-        let built = try build("gold-debug", ["-Xswiftc", "-use-ld=gold"])
-        let needed = try runCommand(["readelf", "-dW", built.bin + "/own-copy-app"]).output
+        let built = try await build("gold-debug", ["-Xswiftc", "-use-ld=gold"])
+        let needed = try await runCommand(["readelf", "-dW", built.bin + "/own-copy-app"]).output
         #expect(needed.contains("[libRogue.so]") && needed.contains("[libSectionRegistryDynamic.so]"))
-        let run = try runCommand([built.bin + "/own-copy-app"])
+        let run = try await runCommand([built.bin + "/own-copy-app"])
         #expect(run.status == 1)
         #expect(run.output.contains("2 copies of SectionRegistry are loaded"), "\(run.output)")
         #expect(run.output.contains("\(built.bin)/libRogue.so") && run.output.contains("\(built.bin)/libSectionRegistryDynamic.so"))
         #expect(!run.output.contains("linked:"))
     }
 
-    @Test func theInspectorChecksAProgramWithTheLibrariesItNeeds() throws {
-        let built = try build("gold-debug", ["-Xswiftc", "-use-ld=gold"])
-        let inspector = try swiftBuild("section-registry", scratch: "debug")
+    @Test func theInspectorChecksAProgramWithTheLibrariesItNeeds() async throws {
+        let built = try await build("gold-debug", ["-Xswiftc", "-use-ld=gold"])
+        let inspector = try await swiftBuild("section-registry", scratch: "debug")
         try #require(inspector.result.status == 0, "\(inspector.result.output)")
 
-        let program = try runCommand([inspector.binary, "check", built.app, "--expect", "Inventory", "--expect", "Pricing"])
+        let program = try await runCommand([inspector.binary, "check", built.app, "--expect", "Inventory", "--expect", "Pricing"])
         #expect(program.status == 0, "\(program.output)")
         #expect(program.output.contains("3 modules, all checks passed"))
         #expect(program.output.contains("\(built.bin)/libInventory.so: Inventory"), "\(program.output)")
 
-        let plugin = try runCommand([inspector.binary, "check", built.plugin, "--host", built.app])
+        let plugin = try await runCommand([inspector.binary, "check", built.plugin, "--host", built.app])
         #expect(plugin.status == 0, "\(plugin.output)")
         #expect(plugin.output.contains("\(built.bin)/libCharts.so: Charts"), "\(plugin.output)")
 
         // What linked() refuses at run time, the inspector refuses offline.
-        let copies = try runCommand([inspector.binary, "check", built.bin + "/static-copy-app"])
+        let copies = try await runCommand([inspector.binary, "check", built.bin + "/static-copy-app"])
         #expect(copies.status == 1)
         #expect(copies.output.contains("\(built.bin)/libRogue.so carries its own copy of SectionRegistry"), "\(copies.output)")
         #expect(!copies.output.contains("libInventory.so carries"))
         #expect(copies.output.contains("3 copies of SectionRegistry are loaded"))
-        let ownCopy = try runCommand([inspector.binary, "check", built.bin + "/own-copy-app"])
+        let ownCopy = try await runCommand([inspector.binary, "check", built.bin + "/own-copy-app"])
         #expect(ownCopy.status == 1)
         #expect(ownCopy.output.contains("2 copies of SectionRegistry are loaded"), "\(ownCopy.output)")
     }
@@ -144,49 +144,49 @@ import Testing
     /// as `check` does: a library's modules are drawn, marked with their
     /// file, and `--disable` knows them. verify-sections.sh reads one file
     /// and says which.
-    @Test func graphAndInspectShowTheModulesOfTheLibrariesAProgramNeedsAndTheScriptSaysItReadsOneFile() throws {
-        let built = try build("gold-debug", ["-Xswiftc", "-use-ld=gold"])
-        let inspector = try swiftBuild("section-registry", scratch: "debug")
+    @Test func graphAndInspectShowTheModulesOfTheLibrariesAProgramNeedsAndTheScriptSaysItReadsOneFile() async throws {
+        let built = try await build("gold-debug", ["-Xswiftc", "-use-ld=gold"])
+        let inspector = try await swiftBuild("section-registry", scratch: "debug")
         try #require(inspector.result.status == 0, "\(inspector.result.output)")
 
-        let graph = try runCommand([inspector.binary, "graph", built.app])
+        let graph = try await runCommand([inspector.binary, "graph", built.app])
         #expect(graph.status == 0, "\(graph.output)")
         #expect(graph.output.contains("\"Inventory\" [label=\"2. Inventory\\npriority 0\\nin libInventory.so\"];"), "\(graph.output)")
         #expect(graph.output.contains("\"Pricing\" [label=\"3. Pricing\\npriority 0\\nin libPricing.so\"];"), "\(graph.output)")
         #expect(graph.output.contains("\"Gateway\" [label=\"1. Gateway\\npriority 0\"];"), "\(graph.output)")
 
-        let disabled = try runCommand([inspector.binary, "graph", built.app, "--format", "mermaid", "--disable", "Pricing"])
+        let disabled = try await runCommand([inspector.binary, "graph", built.app, "--format", "mermaid", "--disable", "Pricing"])
         #expect(disabled.status == 0, "\(disabled.output)")
         #expect(disabled.output.contains("Pricing[\"Pricing<br/>priority 0<br/>in libPricing.so<br/>disabled\"]"), "\(disabled.output)")
 
-        let inspect = try runCommand([inspector.binary, "inspect", built.app])
+        let inspect = try await runCommand([inspector.binary, "inspect", built.app])
         #expect(inspect.status == 0, "\(inspect.output)")
         #expect(inspect.output.contains("Pricing    feature  0         Inventory  -      app_module_Pricing    pricing.c    libPricing.so"),
                 "\(inspect.output)")
         #expect(inspect.output.contains("\(built.bin)/libInventory.so: note: SectionRegistry 0x53520001"), "\(inspect.output)")
 
         // The readelf script reads the one file, and says so.
-        let script = try runCommand([verifySectionsScript, built.app, "Pricing"])
+        let script = try await runCommand([verifySectionsScript, built.app, "Pricing"])
         #expect(script.status == 1)
         #expect(script.output.contains("read \(built.app) only, not the shared objects it needs (libPricing.so libInventory.so"), "\(script.output)")
     }
 
     @Test(arguments: [["-Xswiftc", "-static-executable"], ["--static-swift-stdlib"]])
-    func aStaticBuildFindsItsOwnModules(flags: [String]) throws {
-        let build = try swiftBuild("registry-example", scratch: "static\(flags.joined())",
+    func aStaticBuildFindsItsOwnModules(flags: [String]) async throws {
+        let build = try await swiftBuild("registry-example", scratch: "static\(flags.joined())",
                                    extraArguments: ["-c", "release"] + flags)
         try #require(build.result.status == 0, "\(build.result.output)")
-        let needed = try runCommand(["readelf", "-dW", build.binary]).output
+        let needed = try await runCommand(["readelf", "-dW", build.binary]).output
         #expect(!needed.contains("libswiftCore.so"), "\(needed)")
-        #expect(try runCommand(["readelf", "-nW", build.binary]).output.contains("SectionRegistry"))
-        let run = try runCommand([build.binary])
+        #expect(try await runCommand(["readelf", "-nW", build.binary]).output.contains("SectionRegistry"))
+        let run = try await runCommand([build.binary])
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("Running: Accounts, Search, Billing, Audit"), "\(run.output)")
     }
 
     /// The address range of `.note.app_modules` in `image`.
-    func noteSection(of image: String) throws -> Range<UInt64>? {
-        let sections = try runCommand(["readelf", "-SW", image]).output
+    func noteSection(of image: String) async throws -> Range<UInt64>? {
+        let sections = try await runCommand(["readelf", "-SW", image]).output
         guard let line = sections.split(separator: "\n").first(where: { $0.contains(" .note.app_modules ") }) else { return nil }
         // [Nr] Name Type Address Off Size ...
         let fields = line.split(separator: "]").last!.split(separator: " ")

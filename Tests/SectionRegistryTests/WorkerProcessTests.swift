@@ -10,15 +10,15 @@ import Glibc
 @Suite(.serialized) struct WorkerProcessTests {
     typealias Running = ExampleProcessTests.RunningExample
 
-    func worker() throws -> String {
-        try workerPackageProduct("Worker")
+    func worker() async throws -> String {
+        try await workerPackageProduct("Worker")
     }
 
     @Test func sigtermEndsTheRunByCancellationThenStopsInReverseOrderAndExits0() async throws {
-        let worker = try Running(try worker(), arguments: [])
+        let worker = try Running(try await worker(), arguments: [])
         try await worker.waitFor("Ticker: tick 2")
         worker.send(SIGTERM)
-        #expect(worker.exitStatus() == 0, "\(worker.text)")
+        #expect(await worker.exitStatus() == 0, "\(worker.text)")
         let after = worker.lines(after: "SIGTERM, stopping modules in reverse start order").map { $0.replacingOccurrences(of: " module=Ticker", with: "").replacingOccurrences(of: " module=Store", with: "") }
         #expect(after.contains { $0.hasPrefix("INFO Ticker: cancelled after") }, "the run ended by its cancellation: \(after)")
         #expect(Array(after.drop { !$0.hasPrefix("INFO Ticker: cancelled") }.dropFirst())
@@ -26,8 +26,8 @@ import Glibc
     }
 
     @Test func aRunThatThrowsShutsTheAppDownAndExits1NamingTheModule() async throws {
-        let worker = try Running(try worker(), arguments: [], environment: ["WORKER_JAM_AFTER": "2"])
-        #expect(worker.exitStatus() == 1, "\(worker.text)")
+        let worker = try Running(try await worker(), arguments: [], environment: ["WORKER_JAM_AFTER": "2"])
+        #expect(await worker.exitStatus() == 1, "\(worker.text)")
         let text = worker.text
         #expect(text.contains("SectionRegistry: module 'Ticker' failed in run, stopping every module: failed after"))
         #expect(text.contains("Store: stopped"), "the others were stopped gracefully")
@@ -35,12 +35,12 @@ import Glibc
     }
 
     @Test func sigtermWhileAStartAwaitsEndsTheProcessWithinASecond() async throws {
-        let worker = try Running(try worker(), arguments: [], environment: ["WORKER_SLOW_START": "1"])
+        let worker = try Running(try await worker(), arguments: [], environment: ["WORKER_SLOW_START": "1"])
         try await worker.waitFor("Store: starting slowly")
         let clock = ContinuousClock()
         let signalled = clock.now
         worker.send(SIGTERM)
-        let status = worker.exitStatus()
+        let status = await worker.exitStatus()
         #expect(signalled.duration(to: clock.now) < .seconds(2), "within a second on an idle machine; 2 s leaves room for a loaded one: \(worker.text)")
         #expect(status == 0, "a cancelled launch that stopped what started is a clean exit: \(worker.text)")
         #expect(!worker.text.contains("Ticker"), "no hook after the signal")
@@ -52,10 +52,10 @@ import Glibc
     }
 
     @Test func aStopOverItsLimitIsNamedInTheLastLineAndTheStatusIs3() async throws {
-        let worker = try Running(try worker(), arguments: [], environment: ["WORKER_HUNG_STOP": "1"])
+        let worker = try Running(try await worker(), arguments: [], environment: ["WORKER_HUNG_STOP": "1"])
         try await worker.waitFor("Ticker: tick 1")
         worker.send(SIGTERM)
-        #expect(worker.exitStatus() == 3, "\(worker.text)")
+        #expect(await worker.exitStatus() == 3, "\(worker.text)")
         let last = try #require(worker.text.split(separator: "\n").last)
         #expect(last.hasPrefix("ERROR SectionRegistry: stopped with 1 failure: Store stop did not finish within its time limit"), "\(last)")
         #expect(last.contains("stopped cleanly: Ticker"))

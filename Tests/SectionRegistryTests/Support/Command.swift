@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// A finished child process: how it ended and what it printed.
@@ -9,19 +10,72 @@ struct CommandResult {
 }
 
 /// Runs `arguments[0]`, found on PATH, with the rest as its arguments, and
-/// waits for it.
-func runCommand(_ arguments: [String], in directory: URL = packageRoot) throws -> CommandResult {
+/// waits for it without holding a thread: the tests run side by side on
+/// the few threads of the cooperative pool (two on a 2-core machine), and a
+/// test blocked in a minute-long build would hold back every test timing
+/// its own child process.
+func runCommand(_ arguments: [String], in directory: URL = packageRoot) async throws -> CommandResult {
     let process = Process()
-    let pipe = Pipe()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = arguments
     process.currentDirectoryURL = directory
-    process.standardOutput = pipe
-    process.standardError = pipe
+    let output = try OutputFile(for: process)
+    defer { output.remove() }
+    let exit = ProcessExit(of: process)
     try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return CommandResult(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    let status = await exit.status()
+    return CommandResult(status: status, output: output.text)
+}
+
+/// A file that takes a child process's standard output and standard error,
+/// interleaved as written. A file, not a pipe: nothing has to read it while
+/// the process runs.
+struct OutputFile {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID()).log")
+
+    init(for process: Process) throws {
+        try Data().write(to: url)
+        let handle = try FileHandle(forWritingTo: url)
+        process.standardOutput = handle
+        process.standardError = handle
+    }
+
+    var text: String {
+        (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
+
+/// A child process's exit status, awaited without holding a thread
+/// (`Process.waitUntilExit()` blocks one).
+final class ProcessExit: Sendable {
+    private let state = Mutex<(status: Int32?, waiters: [CheckedContinuation<Int32, Never>])>((nil, []))
+
+    /// Watches `process`, which must not have been started yet.
+    init(of process: Process) {
+        process.terminationHandler = { [self] process in
+            let waiters = state.withLock { state in
+                state.status = process.terminationStatus
+                defer { state.waiters = [] }
+                return state.waiters
+            }
+            for waiter in waiters { waiter.resume(returning: process.terminationStatus) }
+        }
+    }
+
+    /// The exit status, once the process has ended.
+    func status() async -> Int32 {
+        await withCheckedContinuation { waiter in
+            let status = state.withLock { state in
+                if state.status == nil { state.waiters.append(waiter) }
+                return state.status
+            }
+            if let status { waiter.resume(returning: status) }
+        }
+    }
 }
 
 /// The checkout this test file is in.
@@ -45,24 +99,24 @@ func swiftBuild(
     packagePath: URL = packageRoot,
     scratch: String,
     extraArguments: [String] = []
-) throws -> (result: CommandResult, binary: String) {
+) async throws -> (result: CommandResult, binary: String) {
     let scratchPath = packageRoot.appendingPathComponent(".build-tests/\(scratch)").path
     let arguments = ["swift", "build", "--package-path", packagePath.path, "--scratch-path", scratchPath,
                      "--product", product, "--disable-build-manifest-caching"] + extraArguments
-    let result = try runCommand(arguments)
-    let binPath = try runCommand(arguments + ["--show-bin-path"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+    let result = try await runCommand(arguments)
+    let binPath = try await runCommand(arguments + ["--show-bin-path"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
     return (result, binPath + "/" + product)
 }
 
 /// A product of Tests/Fixtures/WorkerPackage (`Worker`, `Tool`), built.
-func workerPackageProduct(_ product: String) throws -> String {
-    try builtProduct(product, packagePath: packageRoot.appendingPathComponent("Tests/Fixtures/WorkerPackage"), scratch: "worker")
+func workerPackageProduct(_ product: String) async throws -> String {
+    try await builtProduct(product, packagePath: packageRoot.appendingPathComponent("Tests/Fixtures/WorkerPackage"), scratch: "worker")
 }
 
 /// Builds `product` of the package at `packagePath` and returns the binary's
 /// path, or fails the test with the build log.
-func builtProduct(_ product: String, packagePath: URL, scratch: String) throws -> String {
-    let build = try swiftBuild(product, packagePath: packagePath, scratch: scratch)
+func builtProduct(_ product: String, packagePath: URL, scratch: String) async throws -> String {
+    let build = try await swiftBuild(product, packagePath: packagePath, scratch: scratch)
     try #require(build.result.status == 0, "\(build.result.output)")
     return build.binary
 }
