@@ -40,8 +40,11 @@ struct OutputFile {
         process.standardError = handle
     }
 
+    /// What the process wrote so far. Bytes that are not UTF-8 (`readelf`
+    /// prints a section's raw bytes) are repaired, not a reason to return
+    /// nothing.
     var text: String {
-        (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+        String(decoding: (try? Data(contentsOf: url)) ?? Data(), as: UTF8.self)
     }
 
     func remove() {
