@@ -367,66 +367,10 @@ func asking(
         guard case .failure(let error as HostError) = loaded else { Issue.record("loaded: \(loaded)"); return }
         #expect(error.code == .cancelled && error.plugin == "/p.so")
     }
-
-    // Shutdown is linear: forgetting a module costs what it registered.
-    // Side by side in one process: 4x the modules must not cost 16x (the
-    // quadratic forget took 15x from 500 to 2,000 modules).
-    @Test func terminateIsLinearInTheNumberOfModules() async throws {
-        func shutdownTime(of count: Int) async throws -> Duration {
-            let modules = (0..<count).map { index in
-                ModuleDescriptor(name: "M\(index)", level: .feature, priority: 0, after: [], startsConcurrently: false) {
-                    RegisteringModule(index: index)
-                }
-            }
-            let host = ModuleHost(registry: try declare(modules), configuration: testConfiguration())
-            try await host.launch()
-            let clock = ContinuousClock()
-            let start = clock.now
-            await host.terminate()
-            return start.duration(to: clock.now)
-        }
-        _ = try await shutdownTime(of: 100)  // warm up
-        // The best of 3 each: a starved moment on a loaded machine lengthens
-        // one sample, not all three.
-        var (small, large) = (Duration.seconds(3600), Duration.seconds(3600))
-        for _ in 0..<3 {
-            small = min(small, try await shutdownTime(of: 500))
-            large = min(large, try await shutdownTime(of: 2_000))
-        }
-        #expect(large / small < 10, "500 modules: \(small), 2,000: \(large)")
-    }
 }
 
 struct LateService: Sendable {}
 struct ShutdownCommand: ModuleEvent {}
-
-/// One module of the linearity test: a handler and a service of its own.
-private struct RegisteringModule: AppModule {
-    let index: Int
-    func setUp(_ context: ModuleContext) async throws {
-        context.on(Ping.self) { _ in nil }
-        try register(Leaf.self, bits: index, remaining: 12, in: context)
-    }
-
-    /// Registers a service type of its own: `Leaf` wrapped in `Bit0` and
-    /// `Bit1` by the 12 low bits of `index`, one type per module.
-    private func register<Service: Sendable>(_ type: Service.Type, bits: Int, remaining: Int, in context: ModuleContext) throws {
-        guard remaining > 0 else {
-            try context.register(Service.self) { () throws -> Service in throw ServiceUnused() }
-            return
-        }
-        if bits & 1 == 0 {
-            try register(Bit0<Service>.self, bits: bits >> 1, remaining: remaining - 1, in: context)
-        } else {
-            try register(Bit1<Service>.self, bits: bits >> 1, remaining: remaining - 1, in: context)
-        }
-    }
-}
-
-private struct Leaf: Sendable {}
-private struct Bit0<Inner>: Sendable {}
-private struct Bit1<Inner>: Sendable {}
-private struct ServiceUnused: Error {}
 
 /// A module that asks its host for something from the hook of `phase`.
 private struct HookAsker: AppModule {

@@ -72,6 +72,7 @@ struct BenchmarkTable {
             ratio("first handler at the last module / hand-written loop", "first_handler_last", "broadcast_hand_loop", Target(.atMost, 2.5)),
             microseconds("Shutdown: terminate() of N modules, each with a handler and a service", "terminate"),
             row("&nbsp;&nbsp;per module (linear: the same at every N)", nil, unit: " µs") { n in results["terminate", n] / 1_000 / Double(n) },
+            ratio("per module, 2,500 modules / 250 (linear: about 1x)", "terminate_per_module_2500", "terminate_per_module_250", Target(.atMost, 2)),
             Row(label: "Bytes per module record (app_modules)") { n in NumberText.grouped(results["record_bytes", n], decimals: 0) },
             Row(label: "Loaded bytes per module in the binary (record, Swift type, factory)") { n in
                 NumberText.grouped(results["module_bytes", n], decimals: 0)
