@@ -51,6 +51,11 @@ import Glibc
             await exit.status()
         }
 
+        /// Waits for the process to end and returns when it did.
+        func exitInstant() async -> ContinuousClock.Instant {
+            await exit.ending().instant
+        }
+
         /// The lines after `marker`, in order.
         func lines(after marker: String) -> [Substring] {
             let all = text.split(separator: "\n")

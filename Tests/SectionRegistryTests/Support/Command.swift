@@ -52,32 +52,46 @@ struct OutputFile {
     }
 }
 
-/// A child process's exit status, awaited without holding a thread
+/// A child process's exit, awaited without holding a thread
 /// (`Process.waitUntilExit()` blocks one).
 final class ProcessExit: Sendable {
-    private let state = Mutex<(status: Int32?, waiters: [CheckedContinuation<Int32, Never>])>((nil, []))
+    /// How the process ended: its status, and when Foundation saw it end
+    /// (on a thread of its own, so a test that measures how long a process
+    /// took is not misled by a late turn on a busy cooperative pool).
+    struct Ending: Sendable {
+        let status: Int32
+        let instant: ContinuousClock.Instant
+    }
+
+    private let state = Mutex<(ending: Ending?, waiters: [CheckedContinuation<Ending, Never>])>((nil, []))
 
     /// Watches `process`, which must not have been started yet.
     init(of process: Process) {
         process.terminationHandler = { [self] process in
+            let ending = Ending(status: process.terminationStatus, instant: .now)
             let waiters = state.withLock { state in
-                state.status = process.terminationStatus
+                state.ending = ending
                 defer { state.waiters = [] }
                 return state.waiters
             }
-            for waiter in waiters { waiter.resume(returning: process.terminationStatus) }
+            for waiter in waiters { waiter.resume(returning: ending) }
+        }
+    }
+
+    /// How the process ended, once it has.
+    func ending() async -> Ending {
+        await withCheckedContinuation { waiter in
+            let ending = state.withLock { state in
+                if state.ending == nil { state.waiters.append(waiter) }
+                return state.ending
+            }
+            if let ending { waiter.resume(returning: ending) }
         }
     }
 
     /// The exit status, once the process has ended.
     func status() async -> Int32 {
-        await withCheckedContinuation { waiter in
-            let status = state.withLock { state in
-                if state.status == nil { state.waiters.append(waiter) }
-                return state.status
-            }
-            if let status { waiter.resume(returning: status) }
-        }
+        await ending().status
     }
 }
 
