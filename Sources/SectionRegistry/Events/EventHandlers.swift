@@ -62,7 +62,7 @@ private protocol EventHandlerList: AnyObject, Sendable {
 /// lifecycle, custom and signal events all go through.
 @usableFromInline
 final class EventHandlers: Sendable {
-    private let lists = Locked<[ObjectIdentifier: any EventHandlerList]>([:])
+    private let lists = Locked(TypeTable<any EventHandlerList>())
 
     /// Adds `handler`, if its module is alive.
     func add<Event>(_ handler: EventHandler<Event>) -> (accepted: Bool, firstRefusal: Bool) {

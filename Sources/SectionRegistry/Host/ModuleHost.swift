@@ -162,11 +162,16 @@ public actor ModuleHost {
     /// calls), the request would wait for itself: `refused` is returned at
     /// once instead. Asked from a module's `run`, the engine knows it, and
     /// never waits for that `run` to end while it performs the request.
-    nonisolated func perform<Success: Sendable, Failure: Error>(
+    ///
+    /// The answer is any value, not only a `Result`: a launch answers with
+    /// its error or `nil`, because a `Result<Void, HostError>` looks up
+    /// `HostError: Error` in every image's conformance records the first
+    /// time a process makes one.
+    nonisolated func perform<Answer: Sendable>(
         _ kind: HostRequests.Kind,
-        refused: @autoclosure @Sendable () -> Result<Success, Failure>,
-        _ body: @escaping @Sendable (isolated ModuleHost, _ request: Int) async -> Result<Success, Failure>
-    ) async -> Result<Success, Failure> {
+        refused: @autoclosure @Sendable () -> Answer,
+        _ body: @escaping @Sendable (isolated ModuleHost, _ request: Int) async -> Answer
+    ) async -> Answer {
         guard !requests.calledFromEngine else { return refused() }
         let id = requests.makeID()
         let callerRun = requests.callingRun
@@ -234,14 +239,16 @@ public actor ModuleHost {
     /// cancellation, and ``HostError`` (``HostError/Code/cancelled``) is
     /// thrown.
     public func launch() async throws(HostError) {
-        try await perform(.launch, refused: .failure(.calledFromHook("launch()"))) { host, id in await host.launchNow(request: id) }.get()
+        let failure = await perform(.launch, refused: HostError.calledFromHook("launch()")) { host, id in await host.launchNow(request: id) }
+        if let failure { throw failure }
     }
 
-    private func launchNow(request id: Int) async -> Result<Void, HostError> {
+    /// Launches; returns why it failed, or `nil` once the modules run.
+    private func launchNow(request id: Int) async -> HostError? {
         guard case .idle = lifecycle else {
             // Stopped before it launched: a terminate() came first.
-            if case .stopped = lifecycle { return .failure(.cancelled(rollback: [])) }
-            return .failure(.alreadyLaunched)
+            if case .stopped = lifecycle { return .cancelled(rollback: []) }
+            return .alreadyLaunched
         }
         enter(.launching(nil))
         let clock = ContinuousClock()
@@ -262,12 +269,12 @@ public actor ModuleHost {
             if error.code != .cancelled && configuration.logsLaunchFailure { shared.log(.error, error.description) }
             if error.code == .cancelled && requests.shutdown.begun { shutdownOutcomes = error.rollback }
             enter(.launchFailed(error))
-            return .failure(error)
+            return error
         }
-        guard let roster = lifecycle.roster else { return .success(()) }
+        guard let roster = lifecycle.roster else { return nil }
         shared.log(.debug, "SectionRegistry: launched \(roster.started.count) modules", duration: start.duration(to: clock.now))
         enter(.running(roster))
-        return .success(())
+        return nil
     }
 
     /// Creates the modules of the roster at the positions in `order`, a start
@@ -303,10 +310,7 @@ public actor ModuleHost {
 
         var startOrder: [HostedModule] = []
         startOrder.reserveCapacity(modules.count)
-        var stepRanges: [Range<Int>] = []
-        stepRanges.reserveCapacity(steps.count)
         for step in steps {
-            stepRanges.append(startOrder.count..<startOrder.count + step.count)
             for position in step { startOrder.append(created[position - first]!) }
         }
         // A run begins right after its module's start; where no module has
@@ -319,7 +323,7 @@ public actor ModuleHost {
         } else {
             beginRun = nil
         }
-        let start = PhaseRun(.start, of: startOrder, steps: stepRanges, limit: configuration.startTimeLimit, grace: grace,
+        let start = PhaseRun(.start, of: startOrder, stepSizes: steps.map(\.count), limit: configuration.startTimeLimit, grace: grace,
                              stopsAtFailure: true, followUp: beginRun)
         let startRecords = await runPhase(start)
         var started: [HostedModule] = []
@@ -542,7 +546,7 @@ public actor ModuleHost {
             let outcome = HookOutcome(module: phase.modules[position].name, phase: phase.phase, result: record.result,
                                       duration: record.duration, start: record.start)
             if !Self.endsBringUp(phase.phase, record.result) { shared.log.record(outcome) }
-            shared.trace?.hook(outcome, lane: phase.steps?.first { $0.contains(position) }.map { position - $0.lowerBound } ?? 0)
+            shared.trace?.hook(outcome, lane: phase.lane(of: position))
         }
     }
 

@@ -36,6 +36,13 @@ final class PhaseRun: Sendable {
     /// For a phase that runs steps: where the step that begins at each
     /// position ends. `nil`: every hook is a step of its own.
     private let stepEnds: [Int]?
+    /// For a phase that runs steps: where the step that holds each
+    /// position begins.
+    ///
+    /// Positions, not an array of `Range<Int>`: the first such array of a
+    /// process looks up `Int: Comparable` in every image's conformance
+    /// records, more than a whole launch of a hundred modules costs here.
+    private let stepStarts: [Int]?
     /// How long each hook may run; `nil`, as long as it takes.
     private let limit: Duration?
     /// How long the hook that runs when the phase is interrupted has to
@@ -50,14 +57,12 @@ final class PhaseRun: Sendable {
     /// part of it (its time and its limit): what must follow the hook
     /// before the next module's begins.
     private let followUp: (nonisolated(nonsending) @Sendable (HostedModule) async throws -> Void)?
-    /// The steps, for a phase that runs some hooks alongside each other.
-    let steps: [Range<Int>]?
     private let state: StateLock
 
-    /// Runs `phase` of `modules` in `steps` (ranges of positions in
-    /// `modules` that run alongside each other; `nil`, one at a time).
+    /// Runs `phase` of `modules` in steps of `stepSizes` consecutive
+    /// modules that run alongside each other (`nil`: one at a time).
     init(
-        _ phase: LifecyclePhase, of modules: [HostedModule], steps: [Range<Int>]? = nil,
+        _ phase: LifecyclePhase, of modules: [HostedModule], stepSizes: [Int]? = nil,
         limit: Duration?, grace: Duration, stopsAtFailure: Bool, prepare: (@Sendable (HostedModule) -> Void)? = nil,
         followUp: (nonisolated(nonsending) @Sendable (HostedModule) async throws -> Void)? = nil
     ) {
@@ -68,16 +73,28 @@ final class PhaseRun: Sendable {
         self.limit = limit
         self.grace = grace
         self.stopsAtFailure = stopsAtFailure
-        if let steps, steps.contains(where: { $0.count > 1 }) {
+        if let stepSizes, stepSizes.contains(where: { $0 > 1 }) {
             var ends = [Int](repeating: 0, count: modules.count)
-            for step in steps { ends[step.lowerBound] = step.upperBound }
+            var starts = [Int](repeating: 0, count: modules.count)
+            var start = 0
+            for size in stepSizes {
+                ends[start] = start + size
+                for position in start..<start + size { starts[position] = start }
+                start += size
+            }
             stepEnds = ends
-            self.steps = steps
+            stepStarts = starts
         } else {
             stepEnds = nil
-            self.steps = nil
+            stepStarts = nil
         }
         state = StateLock(State(records: Array(repeating: HookRecord(start: .now), count: modules.count)))
+    }
+
+    /// The hook's place within its step, for the trace's lanes: `0` for
+    /// a hook that runs alone.
+    func lane(of position: Int) -> Int {
+        stepStarts.map { position - $0[position] } ?? 0
     }
 
     // MARK: The task that owns the phase

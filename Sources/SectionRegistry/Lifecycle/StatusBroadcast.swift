@@ -6,7 +6,10 @@
 final class StatusBroadcast: Sendable {
     private struct State {
         var current = HostStatus.idle
-        var followers: [Int: AsyncStream<HostStatus>.Continuation] = [:]
+        /// A list, not a dictionary by id: a host has few followers, and
+        /// the first `[Int: ...]` of a process looks up `Int: Hashable` in
+        /// every image's conformance records.
+        var followers: [(id: Int, continuation: AsyncStream<HostStatus>.Continuation)] = []
         var nextFollower = 0
         var finalWaiters: [CheckedContinuation<HostStatus, Never>] = []
     }
@@ -24,11 +27,11 @@ final class StatusBroadcast: Sendable {
             state.current = status
             defer {
                 if status.isFinal {
-                    state.followers = [:]
+                    state.followers = []
                     state.finalWaiters = []
                 }
             }
-            return (Array(state.followers.values), status.isFinal ? state.finalWaiters : [])
+            return (state.followers.map(\.continuation), status.isFinal ? state.finalWaiters : [])
         }
         for waiter in finalWaiters { waiter.resume(returning: status) }
         // Outside the lock: finishing runs the streams' termination handlers,
@@ -63,8 +66,8 @@ final class StatusBroadcast: Sendable {
             if state.current.isFinal {
                 continuation.finish()
             } else {
-                state.followers[state.nextFollower] = continuation
                 let id = state.nextFollower
+                state.followers.append((id, continuation))
                 // The state, not the broadcast: a weak reference to the
                 // broadcast needs a side table, whose address Swift keeps
                 // encoded in the object's reference count, where the leak
@@ -72,7 +75,7 @@ final class StatusBroadcast: Sendable {
                 // host still alive at exit. The state holds the stream only
                 // until it ends, and it ends at the latest with a final status.
                 continuation.onTermination = { _ in
-                    shared.withLock { _ = $0.followers.removeValue(forKey: id) }
+                    shared.withLock { $0.followers.removeAll { $0.id == id } }
                 }
                 state.nextFollower += 1
             }

@@ -27,7 +27,7 @@ final class ServiceRegistry: Sendable {
         }
     }
 
-    private let entries = Locked<[ObjectIdentifier: Entry]>([:])
+    private let entries = Locked(TypeTable<Entry>())
 
     /// The services being created by the current task, to catch cycles
     /// instead of deadlocking on them.

@@ -24,7 +24,7 @@ final class ModuleLife: Sendable {
         var services: [ObjectIdentifier] = []
         /// Whether a refused registration was logged already: once is enough.
         var refusalLogged = false
-        var drain = Drain.notRequested(waiters: [:], handlers: [])
+        var drain = Drain.notRequested(waiters: [], handlers: [])
         /// Whether the module's `run` looked for the drain request: only
         /// then is it asked to drain, and waited for; a `run` that never
         /// looked ends by cancellation, as it was written to.
@@ -34,7 +34,11 @@ final class ModuleLife: Sendable {
     }
 
     private enum Drain {
-        case notRequested(waiters: [Int: CheckedContinuation<Void, Never>], handlers: [@Sendable () -> Void])
+        /// The waiters in a list, not a dictionary by id: every module
+        /// makes one, and the first `[Int: ...]` of a process looks up
+        /// `Int: Hashable` in every image's conformance records. A `run`
+        /// has one waiter or none.
+        case notRequested(waiters: [(id: Int, continuation: CheckedContinuation<Void, Never>)], handlers: [@Sendable () -> Void])
         case requested
     }
 
@@ -109,7 +113,7 @@ final class ModuleLife: Sendable {
         let (waiters, handlers) = state.withLock { state -> ([CheckedContinuation<Void, Never>], [@Sendable () -> Void]) in
             guard case .notRequested(let waiters, let handlers) = state.drain else { return ([], []) }
             state.drain = .requested
-            return (Array(waiters.values), handlers)
+            return (waiters.map(\.continuation), handlers)
         }
         for waiter in waiters { waiter.resume() }
         for handler in handlers { handler() }
@@ -127,7 +131,7 @@ final class ModuleLife: Sendable {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let now = state.withLock { state -> Bool in
                     guard case .notRequested(var waiters, let handlers) = state.drain, !Task.isCancelled else { return true }
-                    waiters[id] = continuation
+                    waiters.append((id, continuation))
                     state.drain = .notRequested(waiters: waiters, handlers: handlers)
                     return false
                 }
@@ -135,7 +139,9 @@ final class ModuleLife: Sendable {
             }
         } onCancel: {
             state.withLock { state -> CheckedContinuation<Void, Never>? in
-                guard case .notRequested(var waiters, let handlers) = state.drain, let waiter = waiters.removeValue(forKey: id) else { return nil }
+                guard case .notRequested(var waiters, let handlers) = state.drain,
+                      let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                let waiter = waiters.remove(at: index).continuation
                 state.drain = .notRequested(waiters: waiters, handlers: handlers)
                 return waiter
             }?.resume()
