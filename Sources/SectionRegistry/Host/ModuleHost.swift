@@ -54,7 +54,7 @@ public actor ModuleHost {
     /// status; change its roster in place with ``HostLifecycle/changeRoster(_:)``.
     var lifecycle = HostLifecycle.idle
     /// Every phase run so far, with what each hook did, for ``timings``.
-    private var phaseLog: [(phase: PhaseRun, records: [HookRecord])] = []
+    private var phaseLog: [(phase: PhaseRun, records: PhaseRecords)] = []
     /// The `run` tasks of modules that have one, in the order they began,
     /// while they may run. Locked, not the actor's: a run begins in the
     /// start phase's runner, right after its module's start hook.
@@ -205,7 +205,7 @@ public actor ModuleHost {
     }
 
     /// Runs `phase` as the current request's, and keeps its records.
-    func runPhase(_ phase: PhaseRun) async -> [HookRecord] {
+    func runPhase(_ phase: PhaseRun) async -> PhaseRecords {
         let start = ContinuousClock.now
         requests.waitsFor(phase)
         let records = await phase.execute()
@@ -329,10 +329,11 @@ public actor ModuleHost {
         var started: [HostedModule] = []
         started.reserveCapacity(startOrder.count)
         for (position, module) in startOrder.enumerated() {
-            switch startRecords[position].result {
+            switch startRecords[position].end {
+            case .completed: started.append(module)
             // A run that failed before it was ready: its start hook
             // returned, so the module is stopped again like the others.
-            case .completed, .failed(is RunFailure): started.append(module)
+            case .failed where startRecords.error(at: position) is RunFailure: started.append(module)
             case .failed, .timedOut, .cutOff, .skipped: continue
             }
         }
@@ -368,12 +369,11 @@ public actor ModuleHost {
     /// was interrupted (a hook that failed because it saw the cancellation
     /// is no failure), or the first hook in order that did not complete.
     private func interruption(
-        of phase: PhaseRun, _ records: [HookRecord], request id: Int, kind: HostRequests.Kind
+        of phase: PhaseRun, _ records: PhaseRecords, request id: Int, kind: HostRequests.Kind
     ) -> Interruption? {
         if requests.isInterrupted(id, kind) { return .cancelled }
-        // Records are read where they lie, as in report(_:_:).
-        for position in records.indices {
-            switch records[position].result {
+        for position in records.indices where records[position].end != .completed {
+            switch records.result(at: position) {
             case .completed, .skipped:
                 continue
             case .failed(let failure as RunFailure):
@@ -519,33 +519,34 @@ public actor ModuleHost {
 
     /// The outcomes of the hooks of `phase` that were called, and for a stop
     /// phase those skipped.
-    static func outcomes(of phase: PhaseRun, _ records: [HookRecord]) -> [HookOutcome] {
-        zip(phase.modules, records).compactMap { module, record in
+    static func outcomes(of phase: PhaseRun, _ records: PhaseRecords) -> [HookOutcome] {
+        records.indices.compactMap { position in
+            let record = records[position]
             guard record.ended || phase.phase == .stop else { return nil }
-            return HookOutcome(module: module.name, phase: phase.phase, result: record.result, duration: record.duration, start: record.start)
+            return HookOutcome(module: phase.modules[position].name, phase: phase.phase, result: records.result(at: position),
+                               duration: record.duration, start: record.start)
         }
     }
 
     /// Logs and traces what each hook of `phase` did. Each hook costs a
     /// message only when the log takes debug messages, the hook did not
     /// complete, or was slow.
-    private func report(_ phase: PhaseRun, _ records: [HookRecord]) {
+    private func report(_ phase: PhaseRun, _ records: PhaseRecords) {
         let everyHook = shared.log.takes(.debug) || shared.trace != nil
         let threshold = shared.log.slowHookThreshold
-        // Records are tested where they lie: a copy of each, whose result
-        // may hold an error, costs more than the test.
         for position in records.indices {
             let notable: Bool
-            if case .completed = records[position].result {
+            if records[position].end == .completed {
                 notable = everyHook || records[position].duration > threshold
             } else {
                 notable = records[position].ended || phase.phase == .stop
             }
             guard notable else { continue }
             let record = records[position]
-            let outcome = HookOutcome(module: phase.modules[position].name, phase: phase.phase, result: record.result,
+            let result = records.result(at: position)
+            let outcome = HookOutcome(module: phase.modules[position].name, phase: phase.phase, result: result,
                                       duration: record.duration, start: record.start)
-            if !Self.endsBringUp(phase.phase, record.result) { shared.log.record(outcome) }
+            if !Self.endsBringUp(phase.phase, result) { shared.log.record(outcome) }
             shared.trace?.hook(outcome, lane: phase.lane(of: position))
         }
     }

@@ -156,7 +156,7 @@ extension ModuleHost {
         let phase = PhaseRun(.stop, of: modules, limit: configuration.stopTimeLimit, grace: configuration.stopTimeLimit,
                              stopsAtFailure: false) { [shared] in shared.forget($0.life) }
         let records = await runPhase(phase)
-        for (module, record) in zip(modules, records) where !record.ended {
+        for (module, record) in zip(modules, records.hooks) where !record.ended {
             shared.forget(module.life)  // skipped: not forgotten by the runner
         }
         return runs + Self.outcomes(of: phase, records)

@@ -2,17 +2,6 @@
 import Glibc
 #endif
 
-/// What one hook of a phase did. A phase keeps one for each of its hooks in
-/// an array made before the first is called; a ``HookOutcome``, with its
-/// module's name, is made from it only when someone asks.
-struct HookRecord: Sendable {
-    var result: HookOutcome.Result = .skipped
-    var start: ContinuousClock.Instant
-    var duration: Duration = .zero
-    /// Whether the hook returned, or the host went on without it.
-    var ended = false
-}
-
 /// The hooks of one phase: called one after the other (a step of modules
 /// that start concurrently, alongside each other) in one task, the runner,
 /// each within the phase's time limit.
@@ -101,8 +90,8 @@ final class PhaseRun: Sendable {
 
     /// Calls the hooks and returns what each did, once every hook has
     /// returned or the host has gone on without it.
-    func execute() async -> [HookRecord] {
-        guard !modules.isEmpty else { return [] }
+    func execute() async -> PhaseRecords {
+        guard !modules.isEmpty else { return PhaseRecords(hooks: []) }
         startRunner(from: 0)
         while true {
             switch await nextEvent() {
@@ -122,7 +111,7 @@ final class PhaseRun: Sendable {
             }
             return state.withLock { state in
                 state.done = true
-                return state.records
+                return PhaseRecords(hooks: state.records, errors: state.errors)
             }
         }
     }
@@ -317,6 +306,9 @@ final class PhaseRun: Sendable {
 
     private struct State {
         var records: [HookRecord]
+        /// The errors of the hooks that failed, apart from their records
+        /// (see ``PhaseRecords``).
+        var errors: [(position: Int, error: any Error)] = []
         /// The runner whose hooks count; a runner left behind has an older one.
         var generation = 0
         var runner: Task<Void, Never>?
@@ -350,10 +342,13 @@ final class PhaseRun: Sendable {
 
         mutating func finish(_ position: Int, _ result: HookOutcome.Result, at now: ContinuousClock.Instant, generation: Int) {
             guard generation == self.generation, !records[position].ended else { return }
-            records[position].result = result
+            records[position].end = HookRecord.End(result)
             records[position].duration = records[position].start.duration(to: now)
             records[position].ended = true
-            if case .failed = result { failed = true }
+            if case .failed(let error) = result {
+                errors.append((position, error))
+                failed = true
+            }
         }
 
         /// When the watchdog should look next: the running hook's deadline
@@ -387,11 +382,11 @@ final class PhaseRun: Sendable {
             return true
         }
 
-        /// Records the hooks still running as `result` and leaves them
+        /// Records the hooks still running as ended by `end` and leaves them
         /// behind: their runner's later results do not count.
-        mutating func abandonRunning(as result: HookOutcome.Result, at now: ContinuousClock.Instant) {
+        mutating func abandonRunning(as end: HookRecord.End, at now: ContinuousClock.Instant) {
             for position in running where !records[position].ended {
-                records[position].result = result
+                records[position].end = end
                 records[position].duration = records[position].start.duration(to: now)
                 records[position].ended = true
                 failed = true
