@@ -82,16 +82,17 @@ package final class SectionImage: Sendable {
         self.memory = memory
     }
 
-    // An array, searched from the end: a process has a few dozen images,
-    // and a dictionary's first use would look up its key's Hashable
-    // conformance, which scans every image's conformance records: most of
-    // a first discovery's time.
-    private static let all = Locked<[SectionImage]>([])
+    private static let lock = ProcessLock()
+    // Under `lock`. An array, searched from the end: a process has a few
+    // dozen images, and a dictionary's first use would look up its key's
+    // Hashable conformance, which scans every image's conformance records:
+    // most of a first discovery's time.
+    nonisolated(unsafe) private static var all: [SectionImage] = []
 
     /// The one object for the section of `image`, made on first use and
     /// kept: a descriptor may outlive every registry.
     static func interned(_ image: LoadedImage) -> SectionImage {
-        all.withLock { all in
+        lock.withLock {
             if let known = all.last(where: { $0.sectionStart == image.sectionIdentity && $0.path == image.path }) {
                 return known
             }

@@ -5,14 +5,15 @@
 /// once, so no image's modules are registered twice, by two hosts or by a
 /// plugin that turns out to be loaded already.
 package enum RegisteredSections {
-    // An array: a process has a few dozen images, and a Set's first use
-    // would look up UInt's Hashable conformance, which scans every image's
-    // conformance records: most of a first discovery's time.
-    private static let starts = Locked<[UInt]>([])
+    private static let lock = ProcessLock()
+    // Under `lock`. An array: a process has a few dozen images, and a Set's
+    // first use would look up UInt's Hashable conformance, which scans
+    // every image's conformance records: most of a first discovery's time.
+    nonisolated(unsafe) private static var starts: [UInt] = []
 
     /// Claims the section of `image`; `false` if it is claimed already.
     package static func claim(_ image: LoadedImage) -> Bool {
-        starts.withLock { starts in
+        lock.withLock {
             guard !starts.contains(image.sectionIdentity) else { return false }
             starts.append(image.sectionIdentity)
             return true
@@ -20,6 +21,6 @@ package enum RegisteredSections {
     }
 
     package static func release(_ image: LoadedImage) {
-        starts.withLock { $0.removeAll { $0 == image.sectionIdentity } }
+        lock.withLock { starts.removeAll { $0 == image.sectionIdentity } }
     }
 }
