@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// A value behind a `pthread_mutex_t`: what the registry uses instead of
 /// `Synchronization.Mutex`.
 ///
@@ -12,26 +8,20 @@ import Glibc
 /// intercepted by ThreadSanitizer, so the sanitizer run checks the real
 /// thing. The critical sections are short and never suspend.
 package final class Locked<Value> {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let mutex = PthreadMutex()
     private var value: Value
 
     package init(_ value: Value) {
         self.value = value
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        precondition(pthread_mutex_init(mutex, nil) == 0, "SectionRegistry: pthread_mutex_init failed")
     }
 
     deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
+        mutex.destroy()
     }
 
     /// Runs `body` with exclusive access to the value.
     package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
+        try mutex.withLock { () throws(Failure) -> Result in try body(&value) }
     }
 }
 

@@ -82,7 +82,7 @@ package final class SectionImage: Sendable {
         self.memory = memory
     }
 
-    private static let lock = ProcessLock()
+    private static let lock = PthreadMutex()
     // Under `lock`. An array, searched from the end: a process has a few
     // dozen images, and a dictionary's first use would look up its key's
     // Hashable conformance, which scans every image's conformance records:

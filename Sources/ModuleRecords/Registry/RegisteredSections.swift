@@ -5,7 +5,7 @@
 /// once, so no image's modules are registered twice, by two hosts or by a
 /// plugin that turns out to be loaded already.
 package enum RegisteredSections {
-    private static let lock = ProcessLock()
+    private static let lock = PthreadMutex()
     // Under `lock`. An array: a process has a few dozen images, and a Set's
     // first use would look up UInt's Hashable conformance, which scans
     // every image's conformance records: most of a first discovery's time.

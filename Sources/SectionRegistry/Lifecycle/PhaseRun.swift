@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The hooks of one phase: called one after the other (a step of modules
 /// that start concurrently, alongside each other) in one task, the runner,
 /// each within the phase's time limit.
@@ -268,28 +264,24 @@ final class PhaseRun: Sendable {
     /// exclusive, and a class's `var` would add a dynamic exclusivity check
     /// to every round trip.
     private final class StateLock: @unchecked Sendable {
-        private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+        private let mutex = PthreadMutex()
         private let state: UnsafeMutablePointer<State>
 
         init(_ state: State) {
             self.state = .allocate(capacity: 1)
             self.state.initialize(to: state)
-            mutex = .allocate(capacity: 1)
-            mutex.initialize(to: pthread_mutex_t())
-            precondition(pthread_mutex_init(mutex, nil) == 0, "SectionRegistry: pthread_mutex_init failed")
         }
 
         deinit {
-            pthread_mutex_destroy(mutex)
-            mutex.deallocate()
+            mutex.destroy()
             state.deinitialize(count: 1)
             state.deallocate()
         }
 
         /// Runs `body` with exclusive access to the state.
         func withLock<Result>(_ body: (inout State) -> Result) -> Result {
-            pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
+            mutex.lock()
+            defer { mutex.unlock() }
             return body(&state.pointee)
         }
     }
