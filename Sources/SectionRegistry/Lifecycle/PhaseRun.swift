@@ -19,15 +19,13 @@ final class PhaseRun: Sendable {
     /// The modules, in the order their hooks are called.
     let modules: [HostedModule]
     /// For a phase that runs steps: where the step that begins at each
-    /// position ends. `nil`: every hook is a step of its own.
-    private let stepEnds: [Int]?
-    /// For a phase that runs steps: where the step that holds each
-    /// position begins.
+    /// position ends, `0` at the positions inside a step. `nil`: every hook
+    /// is a step of its own.
     ///
     /// Positions, not an array of `Range<Int>`: the first such array of a
     /// process looks up `Int: Comparable` in every image's conformance
     /// records, more than a whole launch of a hundred modules costs here.
-    private let stepStarts: [Int]?
+    private let stepEnds: [Int]?
     /// How long each hook may run; `nil`, as long as it takes.
     private let limit: Duration?
     /// How long the hook that runs when the phase is interrupted has to
@@ -60,18 +58,14 @@ final class PhaseRun: Sendable {
         self.stopsAtFailure = stopsAtFailure
         if let stepSizes, stepSizes.contains(where: { $0 > 1 }) {
             var ends = [Int](repeating: 0, count: modules.count)
-            var starts = [Int](repeating: 0, count: modules.count)
             var start = 0
             for size in stepSizes {
                 ends[start] = start + size
-                for position in start..<start + size { starts[position] = start }
                 start += size
             }
             stepEnds = ends
-            stepStarts = starts
         } else {
             stepEnds = nil
-            stepStarts = nil
         }
         state = StateLock(State(records: Array(repeating: HookRecord(start: .now), count: modules.count)))
     }
@@ -79,7 +73,10 @@ final class PhaseRun: Sendable {
     /// The hook's place within its step, for the trace's lanes: `0` for
     /// a hook that runs alone.
     func lane(of position: Int) -> Int {
-        stepStarts.map { position - $0[position] } ?? 0
+        guard let stepEnds else { return 0 }
+        var start = position
+        while stepEnds[start] == 0 { start -= 1 }
+        return position - start
     }
 
     // MARK: The task that owns the phase
