@@ -1,4 +1,5 @@
 // swift-tools-version: 6.3
+import CompilerPluginSupport
 import PackageDescription
 
 /// One feature of the example app: a Swift target with the module, and the
@@ -20,6 +21,27 @@ func exampleFeature(_ name: String) -> [Target] {
 }
 
 let exampleFeatures = ["Accounts", "Billing", "Search", "Audit"]
+
+/// @AppModule (the `Macros` trait): the macro that writes a module's record
+/// from Swift, and its expansion tests. Without the trait their sources
+/// compile to nothing and nothing fetches swift-syntax.
+let macroTargets: [Target] = [
+    .macro(
+        name: "SectionRegistryMacros",
+        dependencies: [
+            .product(name: "SwiftSyntaxMacros", package: "swift-syntax", condition: .when(traits: ["Macros"])),
+            .product(name: "SwiftCompilerPlugin", package: "swift-syntax", condition: .when(traits: ["Macros"])),
+        ],
+        path: "Sources/Macros"
+    ),
+    .testTarget(
+        name: "SectionRegistryMacrosTests",
+        dependencies: [
+            .target(name: "SectionRegistryMacros", condition: .when(traits: ["Macros"])),
+            .product(name: "SwiftSyntaxMacrosTestSupport", package: "swift-syntax", condition: .when(traits: ["Macros"])),
+        ]
+    ),
+]
 
 let package = Package(
     name: "SectionRegistry",
@@ -43,11 +65,13 @@ let package = Package(
     traits: [
         .trait(name: "ServiceLifecycle", description: "ModuleHost is a swift-service-lifecycle Service; inside a module's run, gracefulShutdown() and its kin see the host's drain request."),
         .trait(name: "Logging", description: "ModuleContext.logger, a swift-log Logger for the libraries a module drives; the host can log through a swift-log Logger."),
+        .trait(name: "Macros", description: "@AppModule(...) registers a module from Swift: one target per feature, no C target. Builds swift-syntax."),
         .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.1"),
     ],
     targets: [
         // The record ABI, the APP_MODULE macro and the section anchor.
@@ -75,9 +99,9 @@ let package = Package(
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle", condition: .when(traits: ["ServiceLifecycle"])),
                 // ServiceGroup's tests need a Logger too.
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging", "ServiceLifecycle"])),
+                .target(name: "SectionRegistryMacros", condition: .when(traits: ["Macros"])),
             ]
         ),
-
         // The example app: it depends on its features to link them, and
         // imports none of them: there is no central list.
         .executableTarget(
@@ -124,7 +148,7 @@ let package = Package(
             dependencies: ["ModuleRecords"],
             path: "Sources/Tooling/Fuzzing/RecordFuzzer"
         ),
-    ] + exampleFeatures.flatMap(exampleFeature) + [
+    ] + macroTargets + exampleFeatures.flatMap(exampleFeature) + [
         .target(
             name: "TestModuleRecords",
             dependencies: ["CSectionRegistry"],

@@ -9,6 +9,10 @@
  * (APP_MODULE_ANCHOR) is what a link without this file reports missing. */
 __attribute__((visibility("hidden"))) APP_MODULE_IN_SECTION const app_module_record APP_MODULE_ANCHOR = {0};
 
+/* The anchor reference of records written from Swift (app_module.h): hidden,
+ * like the anchor, so that only an image that links this file resolves it. */
+void attribute_modules_depend_on_SectionRegistryRecords(void) {}
+
 /* Hidden: each image has bounds of its own, and the linker's default
  * (protected) visibility misbehaves across images. */
 extern const app_module_record __start_app_modules[] __attribute__((visibility("hidden")));

@@ -63,6 +63,14 @@ flags_row=$(awk -F'|' '
     }' "$abi")
 [[ $flags_row =~ ^[0-9]+\ [0-9]+\ [0-9]+$ ]] \
     || { echo "verify-sections: $abi: the record table has no row for field 'flags' that names the bit of APP_MODULE_REQUIRED" >&2; exit 2; }
+# The kind of a text slot, which follows a record written from Swift: the
+# kind row of the table under "## Texts inline...".
+text_kind=$(awk -F'|' '
+    /^## / { in_texts = ($0 ~ /^## Texts inline/) }
+    in_texts && $4 ~ /`kind`/ && match($6, /`[^`]*`/) { print substr($6, RSTART + 1, RLENGTH - 2) }' "$abi")
+[[ $text_kind =~ ^0x[0-9A-Fa-f]+$ ]] \
+    || { echo "verify-sections: $abi: the text slot table has no row for field 'kind' with a value" >&2; exit 2; }
+text_kind=$((text_kind))
 read -r kind_offset kind_size kind_value <<<"$kind_row"
 read -r version_offset version_size record_version <<<"$version_row"
 read -r size_offset size_size record_size <<<"$size_row"
@@ -97,7 +105,7 @@ hex=$(readelf -x app_modules "$binary" | awk '
 # One line per module record, "NAME", "NAME required" for one marked
 # APP_MODULE_REQUIRED, or "!problem" for a bad record.
 records=$(awk -v hex="$hex" -v size="$record_size" -v name_offset="$name_offset" -v capacity="$name_capacity" \
-              -v kind_offset="$kind_offset" -v kind_size="$kind_size" -v kind_value="$kind_value" \
+              -v kind_offset="$kind_offset" -v kind_size="$kind_size" -v kind_value="$kind_value" -v text_kind="$text_kind" \
               -v version_offset="$version_offset" -v version_size="$version_size" -v version="$record_version" \
               -v size_offset="$size_offset" -v size_size="$size_size" \
               -v flags_offset="$flags_offset" -v flags_size="$flags_size" -v required_bit="$required_bit" '
@@ -115,8 +123,17 @@ records=$(awk -v hex="$hex" -v size="$record_size" -v name_offset="$name_offset"
             if (integer(start, kind_offset, kind_size) != kind_value) continue   # reserved (anchor, padding) or another kind
             record_version = integer(start, version_offset, version_size)
             declared_size = integer(start, size_offset, size_size)
-            if (record_version != version || declared_size != size) {
-                print "!" where ": a module record of version " record_version " and size " declared_size ", not " version " and " size
+            # A record written from Swift is followed by up to two text slots.
+            if (record_version != version || declared_size < size || declared_size % size != 0 || declared_size > 3 * size) {
+                print "!" where ": a module record of version " record_version " and size " declared_size ", not " version " and " size ", " 2 * size " or " 3 * size
+                continue
+            }
+            texts_ok = 1
+            for (t = 1; t < declared_size / size; t++) {
+                if (r + t >= length(hex) / (2 * size) || integer(start + t * size * 2, kind_offset, kind_size) != text_kind) texts_ok = 0
+            }
+            if (!texts_ok) {
+                print "!" where ": its size, " declared_size ", counts " declared_size / size - 1 " text slots after it, which are not there"
                 continue
             }
             name = ""; terminated = 0
@@ -157,6 +174,6 @@ only_this_file=""
 ((${#missing[@]} == 0)) || fail "expected modules missing from app_modules: ${missing[*]} (found: $(tr '\n' ' ' <<<"$names"))${only_this_file:+; $only_this_file}"
 
 echo "$names"
-echo "verify-sections: $binary: $(wc -l <<<"$names") modules in $((size / record_size)) records of app_modules ($size bytes, flags $flags): OK" >&2
+echo "verify-sections: $binary: $(wc -l <<<"$names") modules in $((size / record_size)) $record_size-byte slots of app_modules ($size bytes, flags $flags): OK" >&2
 [[ -z $required ]] || echo "verify-sections: $binary: required (APP_MODULE_REQUIRED, may not be disabled): $required" >&2
 [[ -z $only_this_file ]] || echo "verify-sections: $only_this_file" >&2

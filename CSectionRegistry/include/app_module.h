@@ -46,6 +46,10 @@
  * prints module names and nothing of the header around them. */
 #define APP_MODULE_KIND_RESERVED 0u
 #define APP_MODULE_KIND_MODULE 0xA5A50001u
+/* A text slot: the .after list or the source file of the module record
+ * before it, inline, for records written from Swift (@AppModule), which can
+ * hold no pointer to a string. On its own, a kind readers skip. */
+#define APP_MODULE_KIND_TEXT 0xA5A50002u
 
 #define APP_MODULE_ABI_VERSION 2
 #define APP_MODULE_RECORD_SIZE 128
@@ -123,6 +127,36 @@ _Static_assert(APP_MODULE_RECORD_SIZE % APP_MODULE_RECORD_ALIGNMENT == 0,
                "records must follow each other without padding");
 _Static_assert(__builtin_offsetof(app_module_record, name) == 64,
                "the name starts at byte 64 of a record (RecordABI.md)");
+
+/* ---- Text slots ---------------------------------------------------------- */
+
+/* A record written from Swift carries its texts in the slots that follow it
+ * (RecordABI.md, "Texts inline"): its `size` is 128 for each slot, its own
+ * included, and its `after` and `source_file` pointers are NULL. */
+#define APP_MODULE_TEXT_AFTER 1
+#define APP_MODULE_TEXT_SOURCE_FILE 2
+/* Bytes for a text, its terminating NUL included. */
+#define APP_MODULE_TEXT_CAPACITY 120
+/* A record and a slot for each of its two texts. */
+#define APP_MODULE_MAX_RECORD_SIZE (3 * APP_MODULE_RECORD_SIZE)
+
+typedef struct __attribute__((aligned(APP_MODULE_RECORD_ALIGNMENT))) app_module_text_slot {
+    uint32_t kind;          /* APP_MODULE_KIND_TEXT */
+    uint8_t field;          /* APP_MODULE_TEXT_AFTER or APP_MODULE_TEXT_SOURCE_FILE */
+    uint8_t reserved[3];    /* must be 0 */
+    char text[APP_MODULE_TEXT_CAPACITY]; /* NUL-terminated UTF-8 */
+} app_module_text_slot;
+
+_Static_assert(sizeof(app_module_text_slot) == APP_MODULE_RECORD_SIZE,
+               "a text slot is one record slot");
+_Static_assert(__builtin_offsetof(app_module_text_slot, text) == 8,
+               "a slot's text starts at byte 8 (RecordABI.md)");
+
+/* What a record written from Swift points at in its `reserved1[0]`: defined,
+ * hidden, beside the anchor, so that an image with such a record and no
+ * CSectionRegistry of its own (no note, no anchor) fails the link, and the
+ * linker's "undefined reference" names the fix. */
+__attribute__((visibility("hidden"))) void attribute_modules_depend_on_SectionRegistryRecords(void);
 
 /* ---- The image note ------------------------------------------------------ */
 

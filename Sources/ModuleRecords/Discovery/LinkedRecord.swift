@@ -31,11 +31,9 @@ package struct LinkedRecord: @unchecked Sendable {
         Int(address.loadUnaligned(fromByteOffset: MemoryLayout<app_module_record>.offset(of: \.priority)!, as: Int16.self))
     }
 
-    /// Whether it names modules it comes after: a non-null `.after`, read
-    /// without decoding the list.
-    var hasDependencies: Bool {
-        address.load(fromByteOffset: MemoryLayout<app_module_record>.offset(of: \.after)!, as: UInt.self) != 0
-    }
+    /// Whether it names modules it comes after, found without decoding
+    /// the list.
+    var hasDependencies: Bool { ModuleRecord.hasDependencies(at: address) }
 
     var startsConcurrently: Bool {
         address.load(fromByteOffset: MemoryLayout<app_module_record>.offset(of: \.flags)!, as: UInt32.self) & APP_MODULE_CONCURRENT_START != 0
@@ -52,9 +50,7 @@ package struct LinkedRecord: @unchecked Sendable {
 
     var location: RecordLocation {
         let byteOffset = Int(UInt(bitPattern: address) - image.sectionStart)
-        let sourceFileAddress = address.load(fromByteOffset: MemoryLayout<app_module_record>.offset(of: \.source_file)!, as: UInt.self)
-        var sourceFiles = SourceFileNames()
-        let sourceFile = sourceFiles.name(at: UInt64(sourceFileAddress), memory: image.memory)
+        let sourceFile = ModuleRecord.sourceFile(at: address, memory: image.memory)
         return RecordLocation(index: byteOffset / ModuleRecord.size, byteOffset: byteOffset, sourceFile: sourceFile, image: image.path)
     }
 

@@ -15,6 +15,9 @@ package enum ModuleRecord {
     // Computed, not stored: constants, with no lazy initialisation to
     // check on every record.
     package static var size: Int { Int(APP_MODULE_RECORD_SIZE) }
+    /// A record and its text slots: a record written from Swift.
+    static var maximumSize: Int { Int(APP_MODULE_MAX_RECORD_SIZE) }
+    static var textCapacity: Int { Int(APP_MODULE_TEXT_CAPACITY) }
     static var nameCapacity: Int { Int(APP_MODULE_NAME_CAPACITY) }
     static var nameOffset: Int { MemoryLayout<app_module_record>.offset(of: \.name)! }
 
@@ -67,7 +70,7 @@ package enum ModuleRecord {
         guard slot.record.kind == APP_MODULE_KIND_MODULE else { return .skipped }
         var defects: [RecordDefect] = []
         let name = slot.check(into: &defects).map { _ in slot.name }
-        let sourceFile = sourceFiles.name(at: slot.pointer(\.source_file, slot.record.source_file), memory: memory)
+        let sourceFile = slot.sourceFile(&sourceFiles)
         let location = RecordLocation(index: index, byteOffset: byteOffset, sourceFile: sourceFile, image: image)
         guard defects.isEmpty, let name else {
             return .defective(location, name: name, defects)
@@ -79,8 +82,34 @@ package enum ModuleRecord {
     /// process whose pointers lead into `memory`, as
     /// ``decode(_:index:byteOffset:memory:image:sourceFiles:)`` makes it.
     static func declaration(at record: UnsafeRawPointer, location: RecordLocation, memory: some RecordMemory) -> ModuleDeclaration {
-        let slot = RecordSlot(UnsafeRawBufferPointer(start: record, count: size), byteOffset: 0, memory: memory)
+        let slot = checkedSlot(at: record, memory: memory)
         return slot.declaration(name: slot.name, location: location)
+    }
+
+    /// Whether the valid record at `record` names modules it comes after,
+    /// found without decoding the list.
+    static func hasDependencies(at record: UnsafeRawPointer) -> Bool {
+        checkedSlot(at: record, memory: ProcessMemory()).hasText(.after)
+    }
+
+    /// The source file the valid record at `record` names, if any.
+    static func sourceFile(at record: UnsafeRawPointer, memory: some RecordMemory) -> String? {
+        var sourceFiles = SourceFileNames()
+        return checkedSlot(at: record, memory: memory).sourceFile(&sourceFiles)
+    }
+
+    /// A valid record of this process and its text slots, whose size it
+    /// gives.
+    private static func checkedSlot<Memory>(at record: UnsafeRawPointer, memory: Memory) -> RecordSlot<Memory> {
+        let size = record.load(fromByteOffset: MemoryLayout<app_module_record>.offset(of: \.size)!, as: UInt16.self)
+        return RecordSlot(UnsafeRawBufferPointer(start: record, count: Int(size)), byteOffset: 0, memory: memory)
+    }
+
+    /// A text a record may carry, inline in a text slot or behind a
+    /// pointer.
+    enum TextField: UInt8 {
+        case after = 1
+        case sourceFile = 2
     }
 
 
@@ -211,14 +240,81 @@ extension Substring {
 private struct RecordSlot<Memory> {
     let record: app_module_record
     let start: UnsafeRawPointer
+    /// The section's bytes after this slot: where text slots are.
+    let following: UnsafeRawBufferPointer
     let byteOffset: Int
     let memory: Memory
 
     init(_ section: UnsafeRawBufferPointer, byteOffset: Int, memory: Memory) {
         record = section.loadUnaligned(fromByteOffset: byteOffset, as: app_module_record.self)
         start = section.baseAddress! + byteOffset
+        following = UnsafeRawBufferPointer(rebasing: section[(byteOffset + ModuleRecord.size)...])
         self.byteOffset = byteOffset
         self.memory = memory
+    }
+
+    /// Whether the size counts text slots after the record: a record
+    /// written from Swift, whose texts cannot be pointers.
+    var hasTextSlots: Bool { Int(record.size) > ModuleRecord.size }
+
+    /// The text slots the size counts that lie in the section.
+    private var textSlots: Int { min(Int(record.size) / ModuleRecord.size - 1, following.count / ModuleRecord.size) }
+
+    /// The bytes before the NUL of the text slot that holds `field`, or
+    /// `nil` if no slot of the record holds it, with a NUL.
+    func inlineText(_ field: ModuleRecord.TextField) -> UnsafeRawBufferPointer? {
+        for index in 0..<max(textSlots, 0) {
+            let slot = following.baseAddress! + index * ModuleRecord.size
+            let header = slot.loadUnaligned(as: (UInt32, UInt8).self)
+            guard header.0 == APP_MODULE_KIND_TEXT, header.1 == field.rawValue else { continue }
+            let text = slot + MemoryLayout<app_module_text_slot>.offset(of: \.text)!
+            guard let end = memchr(text, 0, ModuleRecord.textCapacity) else { return nil }
+            return UnsafeRawBufferPointer(start: text, count: UnsafeRawPointer(end) - text)
+        }
+        return nil
+    }
+
+    /// Checks what the size says: one slot, or text slots that follow in
+    /// the section, each a known field once with a terminated text. Returns
+    /// whether the record's texts can be read where it says they are.
+    func checkSize(into defects: inout some DefectSink) -> Bool {
+        let size = Int(record.size)
+        guard size >= ModuleRecord.size, size <= ModuleRecord.maximumSize, size.isMultiple(of: ModuleRecord.size) else {
+            defects.add(.wrongSize(record.size))
+            return false
+        }
+        guard hasTextSlots else { return true }
+        guard size - ModuleRecord.size <= following.count else {
+            defects.add(.textSlotsPastSectionEnd(record.size))
+            return false
+        }
+        var readable = true
+        var seen: [ModuleRecord.TextField] = []
+        for index in 0..<textSlots {
+            let slot = following.loadUnaligned(fromByteOffset: index * ModuleRecord.size, as: app_module_text_slot.self)
+            guard slot.kind == APP_MODULE_KIND_TEXT else {
+                defects.add(.notATextSlot(index + 1))
+                readable = false
+                continue
+            }
+            guard let field = ModuleRecord.TextField(rawValue: slot.field) else {
+                defects.add(.unknownTextField(slot.field))
+                readable = false
+                continue
+            }
+            if seen.contains(field) {
+                defects.add(.duplicateTextField(slot.field))
+                readable = false
+            }
+            seen.append(field)
+            if slot.reserved != (0, 0, 0) { defects.add(.nonzeroReserved) }
+            let hasNUL = withUnsafeBytes(of: slot.text) { $0.contains(0) }
+            if !hasNUL {
+                defects.add(.unterminatedText(slot.field))
+                readable = false
+            }
+        }
+        return readable
     }
 }
 
@@ -230,6 +326,44 @@ extension RecordSlot where Memory: RecordMemory {
     }
 
     var factory: UInt64 { pointer(\.factory, record.factory) }
+
+    /// Where text `field` is: inline in a text slot, behind a pointer (the
+    /// address the program sees), or nowhere.
+    private enum TextPlace {
+        case absent
+        case inline(UnsafeRawBufferPointer)
+        case pointer(UInt64)
+    }
+
+    private func place(of field: ModuleRecord.TextField) -> TextPlace {
+        if hasTextSlots { return inlineText(field).map(TextPlace.inline) ?? .absent }
+        let address = field == .after ? pointer(\.after, record.after) : pointer(\.source_file, record.source_file)
+        return address == 0 ? .absent : .pointer(address)
+    }
+
+    func hasText(_ field: ModuleRecord.TextField) -> Bool {
+        if case .absent = place(of: field) { return false }
+        return true
+    }
+
+    /// Calls `body` with the bytes of text `field` before its NUL; `nil`
+    /// without the text, or if it cannot be read.
+    func withText<Result>(_ field: ModuleRecord.TextField, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
+        switch place(of: field) {
+        case .absent: nil
+        case .inline(let text): body(text)
+        case .pointer(let address): memory.withCString(at: address, body)
+        }
+    }
+
+    /// The source file's name, read once per distinct address.
+    func sourceFile(_ names: inout SourceFileNames) -> String? {
+        switch place(of: .sourceFile) {
+        case .absent: nil
+        case .inline(let text): String(validating: text, as: UTF8.self)
+        case .pointer(let address): names.name(at: address, memory: memory)
+        }
+    }
     var name: String { String(decoding: ModuleRecord.nameBytes(at: start)!, as: UTF8.self) }
     var level: ModuleLevel? { ModuleLevel(rawValue: record.level) }
 
@@ -237,20 +371,28 @@ extension RecordSlot where Memory: RecordMemory {
     /// length if the name passed its own.
     func check(into defects: inout some DefectSink) -> Int? {
         if record.version != APP_MODULE_ABI_VERSION { defects.add(.unsupportedVersion(record.version)) }
-        if record.size != ModuleRecord.size { defects.add(.wrongSize(record.size)) }
+        let textsReadable = checkSize(into: &defects)
         let unknownFlags = record.flags & ~APP_MODULE_KNOWN_FLAGS
         if unknownFlags != 0 { defects.add(.unknownFlags(unknownFlags)) }
         if level == nil { defects.add(.unknownLevel(record.level)) }
-        if record.reserved0 != 0 || record.reserved1 != (0, 0, 0) { defects.add(.nonzeroReserved) }
+        if hasTextSlots {
+            if record.reserved0 != 0 || record.reserved1.1 != 0 || record.reserved1.2 != 0 { defects.add(.nonzeroReserved) }
+            // Read as the program sees it: in a shared object's file the
+            // anchor reference is a relocation.
+            if pointer(\.reserved1, record.reserved1) == 0 { defects.add(.missingAnchorReference) }
+            if pointer(\.after, record.after) != 0 || pointer(\.source_file, record.source_file) != 0 {
+                defects.add(.pointerBesideTextSlots)
+            }
+        } else if record.reserved0 != 0 || record.reserved1 != (0, 0, 0) {
+            defects.add(.nonzeroReserved)
+        }
         if factory == 0 { defects.add(.missingFactory) }
         let nameLength = ModuleRecord.checkName(at: start, into: &defects)
-        let after = pointer(\.after, record.after)
-        if after != 0 {
-            let isReadable = memory.withCString(at: after) { ModuleRecord.checkDependencies($0, into: &defects) } != nil
-            if !isReadable { defects.add(.unreadableDependencies) }
+        guard textsReadable || !hasTextSlots else { return nameLength }
+        if hasText(.after) && withText(.after, { ModuleRecord.checkDependencies($0, into: &defects) }) == nil {
+            defects.add(.unreadableDependencies)
         }
-        let sourceFile = pointer(\.source_file, record.source_file)
-        if sourceFile != 0 && memory.withCString(at: sourceFile, { _ in }) == nil {
+        if hasText(.sourceFile) && withText(.sourceFile, { _ in }) == nil {
             defects.add(.unreadableSourceFile)
         }
         return nameLength
@@ -258,12 +400,11 @@ extension RecordSlot where Memory: RecordMemory {
 
     /// The declaration of a record that passed every check.
     func declaration(name: String, location: RecordLocation) -> ModuleDeclaration {
-        let after = pointer(\.after, record.after)
-        return ModuleDeclaration(
+        ModuleDeclaration(
             name: name,
             level: level!,
             priority: Int(record.priority),
-            after: after == 0 ? [] : memory.withCString(at: after, ModuleRecord.dependencies) ?? [],
+            after: withText(.after, ModuleRecord.dependencies) ?? [],
             startsConcurrently: record.flags & APP_MODULE_CONCURRENT_START != 0,
             required: record.flags & APP_MODULE_REQUIRED != 0,
             location: location

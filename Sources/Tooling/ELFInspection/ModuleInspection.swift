@@ -58,11 +58,20 @@ package struct ModuleInspection: Sendable {
         for function in functions ?? [] where names[function.address] == nil { names[function.address] = function.name }
         records = checked.declaredOrder.map { index in
             let module = scan.modules[index]
-            return Record(declaration: module.declaration, factoryAddress: module.factory, factorySymbol: names[module.factory])
+            let symbol = names[module.factory].map { Self.readable($0, module: module.declaration.name) }
+            return Record(declaration: module.declaration, factoryAddress: module.factory, factorySymbol: symbol)
         }
         orphanFactories = RegistryRules.orphanFactories(among: (functions ?? []).map(\.name),
                                                         registered: records.map(\.declaration.name))
         orderingProblems = Self.orderingProblems(of: records.map(\.declaration))
+    }
+
+    /// The factory of a record `@AppModule` wrote is a closure in the
+    /// record's constant, whose mangled name says nothing to a reader.
+    private static func readable(_ symbol: String, module: String) -> String {
+        let constant = "_appModuleRecord_\(module)"
+        guard symbol.hasPrefix("$s"), symbol.contains("\(constant.utf8.count)\(constant)") else { return symbol }
+        return "@AppModule \(module)()"
     }
 
     private static func orderingProblems(of declarations: [ModuleDeclaration]) -> [OrderingProblem] {
