@@ -10,6 +10,10 @@ import SwiftSyntaxMacros
 /// A peer macro for the record, and an extension macro only to learn from
 /// the compiler whether the type is an `AppModule`: it adds no extension.
 public enum AppModuleMacro: PeerMacro, ExtensionMacro {
+    /// The record is laid out a slot a line (RecordLiteral), which the
+    /// default formatting would spread over dozens.
+    public static var formatMode: FormatMode { .disabled }
+
     public static func expansion(
         of node: AttributeSyntax,
         providingPeersOf declaration: some DeclSyntaxProtocol,

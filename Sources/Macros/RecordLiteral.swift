@@ -33,23 +33,17 @@ struct RecordLiteral {
         let slotTypes = ["SectionRegistry._AppModuleRecordLayout.Record"]
             + texts.map { _ in "SectionRegistry._AppModuleRecordLayout.Text" }
         let size = Self.slotSize * (1 + texts.count)
-        let record = """
-            (\(Self.moduleKind), \(Self.version), \(size), \(hex(UInt64(options.flags))), \(options.level), 0, \(options.priority),
-                    \(factory),
-                    0, 0, ({ SectionRegistry._AppModuleRecordLayout.anchorReference() }, 0, 0),
-                    \(Self.words(module, count: 8)))
-            """
+        let record = "(\(Self.moduleKind), \(Self.version), \(size), \(hex(UInt64(options.flags))), \(options.level), 0, \(options.priority), "
+            + "\(factory), 0, 0, ({ SectionRegistry._AppModuleRecordLayout.anchorReference() }, 0, 0), "
+            + "\(Self.words(module, count: 8)))"
         let slots = texts.map { text in
-            """
-                // \(text.label): \(text.text)
-                    (\(Self.textKind), \(text.field), 0, 0, 0, \(Self.words(text.text, count: 15)))
-            """
+            "// \(text.label): \(text.text)\n    (\(Self.textKind), \(text.field), 0, 0, 0, \(Self.words(text.text, count: 15)))"
         }
         return """
             @section("app_modules") @used
             let _appModuleRecord_\(raw: module): (\(raw: slotTypes.joined(separator: ", "))) = (
                 // module \(raw: module), \(raw: size) bytes
-                \(raw: ([record] + slots).joined(separator: ",\n"))
+                \(raw: ([record] + slots).joined(separator: ",\n    "))
             )
             """
     }

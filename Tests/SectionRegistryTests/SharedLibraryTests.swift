@@ -16,7 +16,7 @@ import Testing
         var plugin: String { bin + "/libReportsPlugin.so" }
         /// Every image that registers modules, or carries a note.
         var images: [String] {
-            [app, plugin] + ["Inventory", "Pricing", "Charts", "SectionRegistryDynamic"].map { bin + "/lib\($0).so" }
+            [app, plugin] + ["Inventory", "Pricing", "Stock", "Charts", "SectionRegistryDynamic"].map { bin + "/lib\($0).so" }
         }
     }
 
@@ -30,22 +30,29 @@ import Testing
         return Build(bin: bin)
     }
 
+    /// Ledger, Stock and Exports are registered from Swift, the others in C.
     static let expectedRun = [
-        "linked: Gateway (shared-app), Inventory (libInventory.so), Pricing (libPricing.so)",
+        "linked: Gateway (shared-app), Stock (libStock.so), Inventory (libInventory.so), Ledger (shared-app), Pricing (libPricing.so)",
         "  Gateway: started",
         "  Inventory: started",
+        "  Stock: started",
+        "  Ledger: started",
         "  Pricing: started",
         "  Charts: started",
         "  Reports: started",
-        "loaded libReportsPlugin.so: Charts, Reports",
-        "running: Gateway, Inventory, Pricing, Charts, Reports",
-        "ping: Gateway, Inventory, Pricing, Charts, Reports",
+        "  Exports: started",
+        "loaded libReportsPlugin.so: Charts, Reports, Exports",
+        "running: Gateway, Inventory, Stock, Ledger, Pricing, Charts, Reports, Exports",
+        "ping: Gateway, Inventory, Stock, Ledger, Pricing, Charts, Reports, Exports",
+        "  Exports: stopped",
         "  Reports: stopped",
         "  Charts: stopped",
         "  Pricing: stopped",
+        "  Ledger: stopped",
+        "  Stock: stopped",
         "  Inventory: stopped",
         "  Gateway: stopped",
-        "stopped: Reports, Charts, Pricing, Inventory, Gateway",
+        "stopped: Exports, Reports, Charts, Pricing, Ledger, Stock, Inventory, Gateway",
     ]
 
     /// Each linker, in debug and in release (which links with
@@ -63,7 +70,7 @@ import Testing
         // The libraries are linked at build time: nothing but the program's
         // own reading of its registry finds them.
         let needed = try await runCommand(["readelf", "-dW", built.app]).output
-        #expect(needed.contains("[libInventory.so]") && needed.contains("[libPricing.so]"))
+        #expect(needed.contains("[libInventory.so]") && needed.contains("[libPricing.so]") && needed.contains("[libStock.so]"))
         #expect(!needed.contains("[libCharts.so]"), "Charts comes with the plugin only")
 
         let run = try await runCommand([built.app, built.plugin])
@@ -122,12 +129,16 @@ import Testing
 
         let program = try await runCommand([inspector.binary, "check", built.app, "--expect", "Inventory", "--expect", "Pricing"])
         #expect(program.status == 0, "\(program.output)")
-        #expect(program.output.contains("3 modules, all checks passed"))
+        #expect(program.output.contains("5 modules, all checks passed"))
         #expect(program.output.contains("\(built.bin)/libInventory.so: Inventory"), "\(program.output)")
+        // Registered from Swift, in the program and in a library.
+        #expect(program.output.contains("\(built.app): Gateway, Ledger"), "\(program.output)")
+        #expect(program.output.contains("\(built.bin)/libStock.so: Stock"), "\(program.output)")
 
         let plugin = try await runCommand([inspector.binary, "check", built.plugin, "--host", built.app])
         #expect(plugin.status == 0, "\(plugin.output)")
         #expect(plugin.output.contains("\(built.bin)/libCharts.so: Charts"), "\(plugin.output)")
+        #expect(plugin.output.contains("\(built.plugin): Reports, Exports"), "\(plugin.output)")
 
         // What linked() refuses at run time, the inspector refuses offline.
         let copies = try await runCommand([inspector.binary, "check", built.bin + "/static-copy-app"])
@@ -152,7 +163,7 @@ import Testing
         let graph = try await runCommand([inspector.binary, "graph", built.app])
         #expect(graph.status == 0, "\(graph.output)")
         #expect(graph.output.contains("\"Inventory\" [label=\"2. Inventory\\npriority 0\\nin libInventory.so\"];"), "\(graph.output)")
-        #expect(graph.output.contains("\"Pricing\" [label=\"3. Pricing\\npriority 0\\nin libPricing.so\"];"), "\(graph.output)")
+        #expect(graph.output.contains("\"Pricing\" [label=\"5. Pricing\\npriority 0\\nin libPricing.so\"];"), "\(graph.output)")
         #expect(graph.output.contains("\"Gateway\" [label=\"1. Gateway\\npriority 0\"];"), "\(graph.output)")
 
         let disabled = try await runCommand([inspector.binary, "graph", built.app, "--format", "mermaid", "--disable", "Pricing"])
@@ -161,14 +172,17 @@ import Testing
 
         let inspect = try await runCommand([inspector.binary, "inspect", built.app])
         #expect(inspect.status == 0, "\(inspect.output)")
-        #expect(inspect.output.contains("Pricing    feature  0         Inventory  -      app_module_Pricing    pricing.c    libPricing.so"),
+        #expect(inspect.output.contains("Pricing    feature  0         Inventory  -                 app_module_Pricing    pricing.c            libPricing.so"),
+                "\(inspect.output)")
+        // A record written from Swift: its factory is a closure, its texts inline.
+        #expect(inspect.output.contains("Ledger     feature  0         Gateway    concurrent-start  @AppModule Ledger()   Ledger/Ledger.swift  -"),
                 "\(inspect.output)")
         #expect(inspect.output.contains("\(built.bin)/libInventory.so: note: SectionRegistry 0x53520001"), "\(inspect.output)")
 
         // The readelf script reads the one file, and says so.
         let script = try await runCommand([verifySectionsScript, built.app, "Pricing"])
         #expect(script.status == 1)
-        #expect(script.output.contains("read \(built.app) only, not the shared objects it needs (libPricing.so libInventory.so"), "\(script.output)")
+        #expect(script.output.contains("read \(built.app) only, not the shared objects it needs (libStock.so libPricing.so libInventory.so"), "\(script.output)")
     }
 
     @Test(arguments: [["-Xswiftc", "-static-executable"], ["--static-swift-stdlib"]])

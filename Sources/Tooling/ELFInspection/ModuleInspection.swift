@@ -69,8 +69,8 @@ package struct ModuleInspection: Sendable {
     /// The factory of a record `@AppModule` wrote is a closure in the
     /// record's constant, whose mangled name says nothing to a reader.
     private static func readable(_ symbol: String, module: String) -> String {
-        let constant = "_appModuleRecord_\(module)"
-        guard symbol.hasPrefix("$s"), symbol.contains("\(constant.utf8.count)\(constant)") else { return symbol }
+        // The mangling may abbreviate the module's name after the prefix.
+        guard symbol.hasPrefix("$s"), symbol.contains("_appModuleRecord_") else { return symbol }
         return "@AppModule \(module)()"
     }
 

@@ -1,10 +1,14 @@
 // swift-tools-version: 6.3
 // An app whose features are shared objects linked at build time (from the
 // Features package), and a plugin that brings a library of its own:
-// - shared-app: the Gateway module, and Inventory and Pricing from
-//   libInventory.so and libPricing.so; loads the plugins it is given;
+// - shared-app: the Gateway and Ledger modules, and Inventory, Pricing and
+//   Stock from libInventory.so, libPricing.so and libStock.so; loads the
+//   plugins it is given;
 // - ReportsPlugin: libReportsPlugin.so, whose Reports comes after Charts,
-//   in libCharts.so, which the plugin needs and the app does not link;
+//   in libCharts.so, which the plugin needs and the app does not link, and
+//   Exports after Reports;
+// Ledger, Stock and Exports are registered from Swift (@AppModule's
+// expansion, written out), the others in C.
 // - own-copy-app: links SectionRegistryDynamic and libRogue.so, whose copy
 //   the dynamic linker may bind the program to: two copies, refused;
 // - static-copy-app: links SectionRegistry statically, a copy of its own,
@@ -32,7 +36,7 @@ let package = Package(
     ],
     targets: [
         .executableTarget(name: "SharedApp", dependencies: [
-            sectionRegistry, "Gateway", contracts, feature("Inventory"), feature("Pricing"),
+            sectionRegistry, "Gateway", "Ledger", contracts, feature("Inventory"), feature("Pricing"), feature("Stock"),
         ]),
         .executableTarget(name: "OwnCopyApp", dependencies: [sectionRegistry, "Gateway", feature("Rogue")]),
         .executableTarget(name: "StaticCopyApp", dependencies: [
@@ -41,8 +45,12 @@ let package = Package(
         .target(name: "Gateway", dependencies: [sectionRegistry, contracts, "GatewayRegistration"]),
         .target(name: "GatewayRegistration", dependencies: [records], publicHeadersPath: "."),
         .target(name: "Reports", dependencies: [
-            sectionRegistry, contracts, feature("Charts"), "ReportsRegistration",
+            sectionRegistry, contracts, feature("Charts"), "ReportsRegistration", "Exports",
         ]),
+        // Registered from Swift (@AppModule, written out): one target each,
+        // which takes the note and anchor from SectionRegistryRecords.
+        .target(name: "Ledger", dependencies: [sectionRegistry, records, contracts]),
+        .target(name: "Exports", dependencies: [sectionRegistry, records, contracts]),
         .target(name: "ReportsRegistration", dependencies: [records], publicHeadersPath: "."),
     ],
     swiftLanguageModes: [.v6]

@@ -3,7 +3,8 @@
 // (a shared object of its own), for the tests of Tests/Fixtures/SharedLibraries/App:
 // - Inventory comes after the app's Gateway; Pricing after Inventory;
 // - Charts is a dependency of the App package's plugin, libReportsPlugin.so;
-// - Rogue links SectionRegistry statically: a copy of its own.
+// - Rogue links SectionRegistry statically: a copy of its own;
+// - Stock, registered from Swift, comes after Inventory.
 import PackageDescription
 
 let sectionRegistry = Target.Dependency.product(name: "SectionRegistryDynamic", package: "SectionRegistry")
@@ -19,7 +20,7 @@ func feature(_ name: String, registry: Target.Dependency = sectionRegistry, cont
 
 let package = Package(
     name: "Features",
-    products: ["Inventory", "Pricing", "Charts", "Rogue"].map {
+    products: ["Inventory", "Pricing", "Charts", "Rogue", "Stock"].map {
         .library(name: $0, type: .dynamic, targets: [$0])
     },
     dependencies: [
@@ -27,6 +28,9 @@ let package = Package(
         .package(name: "Contracts", path: "../Contracts"),
     ],
     targets: feature("Inventory") + feature("Pricing") + feature("Charts")
-        + feature("Rogue", registry: .product(name: "SectionRegistry", package: "SectionRegistry"), contracts: false),
+        + feature("Rogue", registry: .product(name: "SectionRegistry", package: "SectionRegistry"), contracts: false)
+        // Registered from Swift (@AppModule's expansion, written out): one
+        // target, which takes the note and anchor from SectionRegistryRecords.
+        + [.target(name: "Stock", dependencies: [sectionRegistry, records, .product(name: "FeatureContracts", package: "Contracts")])],
     swiftLanguageModes: [.v6]
 )

@@ -28,3 +28,25 @@ public struct AnsweringModule: AppModule {
         print("  \(name): stopped")
     }
 }
+
+/// An ``AnsweringModule`` named after its type: for the fixture modules
+/// registered from Swift (`@AppModule`), whose factory calls `init()`.
+public protocol AnsweringByTypeName: AppModule {
+    init()
+}
+
+extension AnsweringByTypeName {
+    private var answering: AnsweringModule { AnsweringModule("\(Self.self)") }
+
+    public nonisolated(nonsending) func setUp(_ context: ModuleContext) async throws {
+        try await answering.setUp(context)
+    }
+
+    public nonisolated(nonsending) func start(_ context: ModuleContext) async throws {
+        try await answering.start(context)
+    }
+
+    public nonisolated(nonsending) func stop(_ context: ModuleContext) async throws {
+        try await answering.stop(context)
+    }
+}
