@@ -76,7 +76,10 @@ struct ModuleType {
         }
         let attributes = declaration.asProtocol(WithAttributesSyntax.self)?.attributes ?? []
         let registrations = attributes.compactMap { $0.as(AttributeSyntax.self) }.filter(\.isAppModule)
-        if registrations.count > 1, registrations.first?.id != attribute.id {
+        // The expansion sees a copy of the declaration: the attribute is
+        // told apart by its text. Two identical ones both write a record,
+        // and the compiler reports `_appModuleRecord_NAME` redeclared.
+        if registrations.count > 1, registrations.first?.trimmedDescription != attribute.trimmedDescription {
             context.diagnose(AppModuleDiagnostic.registeredTwice(name).at(attribute, fixIt: .remove(attribute)))
             return nil
         }

@@ -59,3 +59,36 @@ func discoveryProblems(_ records: [app_module_record], tail: [UInt8] = []) -> [D
         return error.discoveryProblems
     }
 }
+
+/// A record as `@AppModule` writes it from Swift: the record, then a text
+/// slot for `after` (if any) and one for the source file, each slot typed
+/// as a record so that it fits a synthetic section.
+func swiftRecord(_ name: String, after: String? = nil, sourceFile: String? = "Billing/Billing.swift") -> [app_module_record] {
+    var record = moduleRecord(name)
+    record.source_file = nil
+    // The anchor reference: any non-zero address.
+    record.reserved1.0 = 0x1000
+    let texts = [after.map { textSlot(field: APP_MODULE_TEXT_AFTER, $0) }, sourceFile.map { textSlot(field: APP_MODULE_TEXT_SOURCE_FILE, $0) }]
+        .compactMap { $0 }
+    record.size = UInt16(APP_MODULE_RECORD_SIZE) * UInt16(1 + texts.count)
+    return [record] + texts
+}
+
+/// A text slot holding `text` (cut to its field, which it may fill with no
+/// NUL), as a record-sized value.
+func textSlot(field: Int32, _ text: String) -> app_module_record {
+    var slot = app_module_text_slot()
+    slot.kind = APP_MODULE_KIND_TEXT
+    slot.field = UInt8(field)
+    withUnsafeMutableBytes(of: &slot.text) { $0.copyBytes(from: Array(text.utf8).prefix($0.count)) }
+    return unsafeBitCast(slot, to: app_module_record.self)
+}
+
+/// `slot` as the text slot it holds.
+func asText(_ slot: app_module_record) -> app_module_text_slot {
+    unsafeBitCast(slot, to: app_module_text_slot.self)
+}
+
+func asSlot(_ text: app_module_text_slot) -> app_module_record {
+    unsafeBitCast(text, to: app_module_record.self)
+}
