@@ -106,8 +106,16 @@ let package = Package(
         // imports none of them: there is no central list.
         .executableTarget(
             name: "ExampleApp",
-            dependencies: ["SectionRegistry", "ExampleContracts"] + exampleFeatures.map { .target(name: "Example\($0)") },
+            dependencies: ["SectionRegistry", "ExampleContracts"] + exampleFeatures.map { .target(name: "Example\($0)") }
+                + [.target(name: "ExampleLedger", condition: .when(traits: ["Macros"]))],
             path: "Sources/Example/App"
+        ),
+        // A feature registered from Swift with @AppModule: one target. Linked
+        // only with the Macros trait; without it the file compiles to nothing.
+        .target(
+            name: "ExampleLedger",
+            dependencies: ["SectionRegistry", "ExampleContracts"],
+            path: "Sources/Example/Ledger"
         ),
         .target(
             name: "ExampleContracts",

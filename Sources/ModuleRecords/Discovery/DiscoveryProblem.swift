@@ -59,7 +59,7 @@ package enum DiscoveryProblem: Sendable, Hashable, CustomStringConvertible {
             return defects.map { "\(subject) \($0)" }.joined(separator: "\n")
         case .duplicateName(let name, let first, let second):
             let places = [first, second].map { $0.map(String.init(describing:)) ?? "a Swift declaration" }
-            return "module '\(name)' is registered twice, by \(places[0]) and by \(places[1]): remove one APP_MODULE(\(name)) or rename a module"
+            return "module '\(name)' is registered twice, by \(places[0]) and by \(places[1]): remove one registration (APP_MODULE(\(name)) or @AppModule on a type \(name)) or rename a module"
         }
     }
 }
