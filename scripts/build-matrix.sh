@@ -14,6 +14,9 @@
 # builds and runs the shared-library fixture (features linked at build time
 # as shared objects). In both, every module the inspector finds in the
 # program, the shared objects it needs and the plugin must run, each once.
+# The fixture registers modules both ways: in C, and from Swift (records
+# with text slots, @AppModule's expansion written out) in the program, in a
+# library linked at build time and in the plugin.
 # With -static-stdlib there are no shared objects: every image would carry a
 # Swift runtime of its own, and the toolchain cannot link
 # SectionRegistryDynamic statically (no static _FoundationCShims for shared

@@ -81,3 +81,31 @@ import Glibc
         try #require(catching(), "process \(pid) never caught signal \(signal)")
     }
 }
+
+/// The README shows the fixtures' files as they are.
+@Suite struct ReadmeSnippetTests {
+    let readme = packageRoot.appendingPathComponent("README.md")
+
+    /// (The C package's Billing.swift has event handlers the README leaves
+    /// out.)
+    @Test(arguments: ["Tests/Fixtures/ReadmeMacroPackage/Sources/Billing/Billing.swift"])
+    func theReadmeShowsTheFile(_ path: String) throws {
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        let file = try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8)
+        #expect(text.contains("```swift\n" + file + "```"), "README.md does not show \(path) as it is")
+    }
+
+    @Test func theReadmeShowsTheRegistrationLinesAndTheMacroPackagesTargets() throws {
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        for path in ["AccountsRegistration/accounts.c", "BillingRegistration/billing.c"] {
+            let file = try String(contentsOf: packageRoot.appendingPathComponent("Tests/Fixtures/ReadmePackage/Sources/" + path), encoding: .utf8)
+            let line = try #require(file.split(separator: "\n").first { $0.hasPrefix("APP_MODULE(") })
+            #expect(text.contains("// Sources/\(path)\n#include <app_module.h>\n\(line)\n"), "\(path)")
+        }
+        let manifest = try String(contentsOf: packageRoot.appendingPathComponent("Tests/Fixtures/ReadmeMacroPackage/Package.swift"), encoding: .utf8)
+        let targets = manifest.split(separator: "\n").filter { $0.contains(".target(") || $0.contains(".executableTarget(") }
+        for target in targets {
+            #expect(text.contains(target), "README.md does not show \(target)")
+        }
+    }
+}

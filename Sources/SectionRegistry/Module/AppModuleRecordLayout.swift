@@ -1,6 +1,6 @@
 import CSectionRegistry
 
-/// The shape of a record that ``AppModule(level:priority:after:startsConcurrently:required:)``
+/// The shape of a record that the `@AppModule` macro (the `Macros` trait)
 /// writes from Swift: for its expansion, not for code.
 ///
 /// `@section` constants may hold only literals and function references, so

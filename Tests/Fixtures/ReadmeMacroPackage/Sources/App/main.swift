@@ -1,0 +1,3 @@
+import SectionRegistry
+
+await ModuleHost.main()
