@@ -28,10 +28,13 @@ import Testing
         }
     }
 
-    @Test func theSeedsHoldTheirFourModules() throws {
+    /// Ledger's record has text slots, as `@AppModule` writes it.
+    @Test func theSeedsHoldTheirFiveModules() throws {
         for path in Self.files(in: "Tests/Fuzz/Corpus/ELF") {
             let inspection = try ModuleInspection(ELFFile(bytes: Array(try #require(FileManager.default.contents(atPath: path)))))
-            #expect(inspection.records.map(\.declaration.name) == ["Store", "Accounts", "Billing", "Audit"], "\(path)")
+            #expect(inspection.records.map(\.declaration.name) == ["Store", "Accounts", "Billing", "Ledger", "Audit"], "\(path)")
+            let ledger = try #require(inspection.records.first { $0.declaration.name == "Ledger" })
+            #expect(ledger.declaration.dependencies == ["Billing"] && ledger.declaration.location?.sourceFile == "Ledger/Ledger.swift", "\(path)")
             #expect(inspection.problems.isEmpty && inspection.orderingProblems.isEmpty, "\(path)")
         }
     }
