@@ -289,7 +289,7 @@ private struct RecordSlot<Memory> {
             return false
         }
         var readable = true
-        var seen: [ModuleRecord.TextField] = []
+        var seen: UInt8 = 0  // a bit per field
         for index in 0..<textSlots {
             let slot = following.loadUnaligned(fromByteOffset: index * ModuleRecord.size, as: app_module_text_slot.self)
             guard slot.kind == APP_MODULE_KIND_TEXT else {
@@ -302,11 +302,11 @@ private struct RecordSlot<Memory> {
                 readable = false
                 continue
             }
-            if seen.contains(field) {
+            if seen & (1 << field.rawValue) != 0 {
                 defects.add(.duplicateTextField(slot.field))
                 readable = false
             }
-            seen.append(field)
+            seen |= 1 << field.rawValue
             if slot.reserved != (0, 0, 0) { defects.add(.nonzeroReserved) }
             let hasNUL = withUnsafeBytes(of: slot.text) { $0.contains(0) }
             if !hasNUL {
