@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import ModuleRecords
 @testable import SectionRegistry
@@ -279,7 +278,7 @@ struct Jammed: Error, CustomStringConvertible {
     @Test func aServiceCycleResolvedFromTwoThreadsAtOnceIsAnError() async throws {
         let services = ServiceRegistry()
         let (a, b) = (ModuleLife(moduleName: "A"), ModuleLife(moduleName: "B"))
-        let creating = Mutex(0)
+        let creating = Locked(0)
         // Each make waits (a little) until both threads are creating.
         let meet: @Sendable () -> Void = {
             creating.withLock { $0 += 1 }
@@ -295,7 +294,7 @@ struct Jammed: Error, CustomStringConvertible {
             _ = try services.resolve(First.self, for: "B")
             return Second()
         }
-        let errors = Mutex<[ServiceError.Code]>([])
+        let errors = Locked<[ServiceError.Code]>([])
         let done = DispatchGroup()
         let resolutions: [@Sendable () throws -> Void] = [
             { _ = try services.resolve(First.self, for: "X") },

@@ -1,4 +1,3 @@
-import Synchronization
 import Testing
 @testable import ModuleRecords
 @testable import SectionRegistry
@@ -12,7 +11,7 @@ final class CapturedLog: Sendable {
     }
 
     let logLevel: LogLevel
-    private let messages = Mutex<[Message]>([])
+    private let messages = Locked<[Message]>([])
 
     init(logLevel: LogLevel) {
         self.logLevel = logLevel

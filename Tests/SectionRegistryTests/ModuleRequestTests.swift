@@ -1,4 +1,3 @@
-import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -14,7 +13,7 @@ final class HostBox: Sendable {
         weak var host: ModuleHost?
     }
 
-    private let reference = Mutex(Reference())
+    private let reference = Locked(Reference())
 
     var value: ModuleHost {
         reference.withLock { $0.host! }
@@ -107,7 +106,7 @@ func asking(
     @Test(arguments: rounds) func aRunThatRemovesItsOwnModuleEndsAndStops(round: Int) async throws {
         let journal = Journal()
         let box = HostBox()
-        let removed = Mutex<HookOutcome?>(nil)
+        let removed = Locked<HookOutcome?>(nil)
         let host = ModuleHost(registry: try declare([
             scripted("Store", level: .service, journal: journal),
             asking("Worker", journal: journal) { module in
@@ -177,7 +176,7 @@ func asking(
     @Test(arguments: [LifecyclePhase.setUp, .start, .ready]) func aRequestFromALaunchHookIsRefusedAtOnce(phase: LifecyclePhase) async throws {
         let journal = Journal()
         let box = HostBox()
-        let refusals = Mutex<[String]>([])
+        let refusals = Locked<[String]>([])
         let ask: @Sendable () async -> Void = {
             do {
                 _ = try await box.value.load([scripted("Extra", journal: journal)], from: "/plugins/extra.so")

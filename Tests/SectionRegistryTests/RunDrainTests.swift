@@ -1,4 +1,3 @@
-import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -130,7 +129,7 @@ func draining(
     }
 
     @Test func aRunBeginsBeforeTheModulesAfterItStart() async throws {
-        let serving = Mutex(false)
+        let serving = Locked(false)
         let host = ModuleHost(registry: try declare([
             draining("Database", level: .service, journal: journal) { module in
                 module.reportsReady = true

@@ -8,7 +8,6 @@ import Logging
 import ServiceLifecycle
 import ServiceLifecycleTestKit
 #endif
-import Synchronization
 import Testing
 @testable import ModuleRecords
 @testable import SectionRegistry
@@ -17,7 +16,7 @@ import Testing
 /// What a logging backend was given: every event, with its logger's label.
 final class RecordedLog: Sendable {
     typealias Event = (label: String, level: Logger.Level, message: String, metadata: Logger.Metadata)
-    let events = Mutex<[Event]>([])
+    let events = Locked<[Event]>([])
 
     /// A logger at `debug` whose events this keeps.
     func logger(label: String) -> Logger {
@@ -110,7 +109,7 @@ final class RecordedLog: Sendable {
 
     @Test func aRunHearsOnlyItsOwnDrainNotTheGracefulShutdownAroundIt() async throws {
         let life = ModuleLife(moduleName: "Database")
-        let heard = Mutex<[String]>([])
+        let heard = Locked<[String]>([])
         try await testGracefulShutdown { group in
             try await withDrainAsGracefulShutdown(life) {
                 await withGracefulShutdownHandler {
@@ -142,7 +141,7 @@ final class RecordedLog: Sendable {
     }
 
     @Test func aGroupsGracefulShutdownCallsTheHostsHandler() async {
-        let heard = Mutex(false)
+        let heard = Locked(false)
         await testGracefulShutdown { group in
             await onGracefulShutdown({ heard.withLock { $0 = true } }) {
                 #expect(!heard.withLock { $0 })

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ModuleRecords
 import Testing
 
 /// A finished child process: how it ended and what it printed.
@@ -63,7 +63,7 @@ final class ProcessExit: Sendable {
         let instant: ContinuousClock.Instant
     }
 
-    private let state = Mutex<(ending: Ending?, waiters: [CheckedContinuation<Ending, Never>])>((nil, []))
+    private let state = Locked<(ending: Ending?, waiters: [CheckedContinuation<Ending, Never>])>((nil, []))
 
     /// Watches `process`, which must not have been started yet.
     init(of process: Process) {

@@ -1,9 +1,9 @@
+import ModuleRecords
 import SectionRegistry
-import Synchronization
 
 /// What the modules of one test did, in the order they did it.
 final class Journal: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
 
     func add(_ line: String) {
         lines.withLock { $0.append(line) }
@@ -115,7 +115,7 @@ func testConfiguration(_ adjust: (inout HostConfiguration) -> Void = { _ in }) -
 
 /// A door hooks wait at until the test opens it.
 final class Gate: Sendable {
-    private let isOpen = Mutex(false)
+    private let isOpen = Locked(false)
 
     func open() {
         isOpen.withLock { $0 = true }
