@@ -67,8 +67,11 @@ final class ExpansionTests: XCTestCase {
     /// writes today.
     func testTheFixturesHoldWhatTheMacroWrites() throws {
         let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../Fixtures/SharedLibraries").standardized
-        let files = ["App/Sources/Ledger/Ledger.swift", "App/Sources/Exports/Exports.swift", "Features/Sources/Stock/Stock.swift"]
+            .appendingPathComponent("../Fixtures").standardized
+        let files = [
+            "SharedLibraries/App/Sources/Ledger/Ledger.swift", "SharedLibraries/App/Sources/Exports/Exports.swift",
+            "SharedLibraries/Features/Sources/Stock/Stock.swift", "MistakesPackage/Sources/Crate/Crate.swift",
+        ]
         for path in files {
             let url = fixtures.appendingPathComponent(path)
             let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)

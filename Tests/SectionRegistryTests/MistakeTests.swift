@@ -34,6 +34,15 @@ import Testing
             + "'registration_targets_depend_on_SectionRegistryRecords'"), "\(build.result.output)")
     }
 
+    /// The same mistake for a module registered from Swift: its record's
+    /// anchor reference names the fix.
+    @Test func aSwiftRecordInAnImageWithoutSectionRegistryRecordsFailsTheLinkNamingTheFix() async throws {
+        let build = try await swiftBuild("SwiftRecordOnDynamicApp", packagePath: package, scratch: "mistakes")
+        #expect(build.result.status != 0)
+        #expect(build.result.output.contains("error: undefined reference to 'attribute_modules_depend_on_SectionRegistryRecords'"),
+                "\(build.result.output)")
+    }
+
     @Test(arguments: ["CartReturnsInt", "CartReturnsVoid", "CartReturnsPointer", "CartReturnsStruct"])
     func aFactoryOfTheWrongTypeIsNamedNotCalledBlindly(product: String) async throws {
         let result = try await run(product)

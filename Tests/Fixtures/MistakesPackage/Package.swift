@@ -12,7 +12,9 @@
 // - MisspeltOrderApp: Orders comes after "Stroe", a typo for Store;
 // - WrongRecordsProductApp: its registration target depends on
 //   SectionRegistryDynamic instead of SectionRegistryRecords, which fails
-//   the link with a symbol name that says so.
+//   the link with a symbol name that says so;
+// - SwiftRecordOnDynamicApp: the same mistake for a module registered from
+//   Swift (Crate, @AppModule's expansion written out).
 import PackageDescription
 
 let sectionRegistry = Target.Dependency.product(name: "SectionRegistry", package: "SectionRegistry")
@@ -55,6 +57,8 @@ let package = Package(
 
         .target(name: "ParcelRegistration", dependencies: [dynamicSectionRegistry], publicHeadersPath: "."),  // not SectionRegistryRecords
         .executableTarget(name: "WrongRecordsProductApp", dependencies: [dynamicSectionRegistry, "ParcelRegistration"]),
+        .target(name: "Crate", dependencies: [dynamicSectionRegistry]),  // registered from Swift; not SectionRegistryRecords
+        .executableTarget(name: "SwiftRecordOnDynamicApp", dependencies: [dynamicSectionRegistry, "Crate"]),
     ],
     swiftLanguageModes: [.v6]
 )

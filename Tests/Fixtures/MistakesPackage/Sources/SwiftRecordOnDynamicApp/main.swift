@@ -1,0 +1,3 @@
+import SectionRegistry
+
+print(try ModuleRegistry.linked().modules.map(\.name))
