@@ -2,10 +2,11 @@
 /// an array made before the first is called; a ``HookOutcome``, with its
 /// module's name, is made from it only when someone asks.
 ///
-/// Trivially copyable: a failed hook's error is kept apart, in
-/// ``PhaseRecords``. With the error inside (a `HookOutcome.Result`), every
-/// copy of a record, and every test of how a hook ended, went through the
-/// value witnesses of an enum that holds an `any Error`: a few hundred
+/// Trivially copyable, with a layout known when it is compiled: a failed
+/// hook's error is kept apart, in ``PhaseRecords``, and its start is a
+/// ``MonotonicInstant``. With the error inside (a `HookOutcome.Result`), or
+/// a resilient `ContinuousClock.Instant`, every copy of a record, and every
+/// test of how a hook ended, went through value witnesses: a few hundred
 /// instructions a module at each launch and stop.
 struct HookRecord: Sendable {
     /// How a hook ended: ``HookOutcome/Result`` without the error.
@@ -24,7 +25,7 @@ struct HookRecord: Sendable {
     }
 
     var end = End.skipped
-    var start: ContinuousClock.Instant
+    var start: MonotonicInstant
     var duration: Duration = .zero
     /// Whether the hook returned, or the host went on without it.
     var ended = false

@@ -179,13 +179,13 @@ final class PhaseRun: Sendable {
         while true {
             guard let deadline = state.withLock({ $0.deadline(limit: limit, grace: grace) }) else { return }
             do {
-                try await Task.sleep(until: deadline, clock: .continuous)
+                try await Task.sleep(until: MonotonicInstant.Conversion().instant(deadline), clock: .continuous)
                 // Woken long after the deadline: the process was starved
                 // (every thread busy), so the hook may have finished and
                 // just not been resumed yet. Look again once the threads
                 // have run what was waiting: a hook is over its limit only
                 // if it is still running then.
-                if ContinuousClock.now - deadline > Self.lateWake {
+                if deadline.duration(to: .now) > Self.lateWake {
                     try await Task.sleep(for: Self.lateWake)
                 }
             } catch {
@@ -209,32 +209,64 @@ final class PhaseRun: Sendable {
     // MARK: The runner
 
     private func runHooks(from first: Int, generation: Int) async {
-        var position = first
-        while position < modules.count, !Task.isCancelled {
-            let step = position..<(stepEnds?[position] ?? position + 1)
-            let start = ContinuousClock.now
-            guard state.withLock({ $0.begin(step, at: start, generation: generation, stopsAtFailure: stopsAtFailure) }) else { break }
+        // Whether to go on is asked once a hook: with the record of the one
+        // that returned, in one round trip of the lock. No check of the
+        // runner's cancellation: whoever cancels it (an interruption, a cut,
+        // the watchdog) says so in the state first, and `begin` reads it.
+        var hooks = steps(from: first)
+        var goesOn = state.withLock { $0.next(hooks.next(), at: .now, generation: generation, stopsAtFailure: stopsAtFailure) }
+        while goesOn, let step = hooks.current {
             if step.count == 1 {
-                prepare?(modules[position])
-                let result = await Self.call(modules[position], phase, followUp: followUp)
-                let end = ContinuousClock.now
-                state.withLock { $0.finish(position, result, at: end, generation: generation) }
+                prepare?(modules[step.lowerBound])
+                let result = await Self.call(modules[step.lowerBound], phase, followUp: followUp)
+                let end = MonotonicInstant.now
+                let following = hooks.next()
+                goesOn = state.withLock { state in
+                    state.finish(step.lowerBound, result, at: end, generation: generation)
+                    return state.next(following, at: end, generation: generation, stopsAtFailure: stopsAtFailure)
+                }
             } else {
                 await withTaskGroup(of: Void.self) { group in
                     for member in step {
                         group.addTask {
                             self.prepare?(self.modules[member])
                             let result = await Self.call(self.modules[member], self.phase, followUp: self.followUp)
-                            let end = ContinuousClock.now
+                            let end = MonotonicInstant.now
                             self.state.withLock { $0.finish(member, result, at: end, generation: generation) }
                         }
                     }
                 }
+                let following = hooks.next()
+                goesOn = state.withLock { $0.next(following, at: .now, generation: generation, stopsAtFailure: stopsAtFailure) }
             }
-            position = step.upperBound
         }
-        state.withLock { state in
-            if state.generation == generation { state.post(.finished) }
+    }
+
+    /// The steps from `first` on, one after the other.
+    private func steps(from first: Int) -> Steps {
+        Steps(ends: stepEnds, count: modules.count, position: first)
+    }
+
+    /// Walks the steps of a phase: ``next()`` moves to the following one.
+    private struct Steps {
+        let ends: [Int]?
+        let count: Int
+        var position: Int
+        /// The step the runner is at.
+        private(set) var current: Range<Int>?
+
+        init(ends: [Int]?, count: Int, position: Int) {
+            self.ends = ends
+            self.count = count
+            self.position = position
+        }
+
+        /// Moves to the step after the current one (the first one, at
+        /// first), and returns it; `nil` past the last.
+        mutating func next() -> Range<Int>? {
+            if let current { position = current.upperBound }
+            current = position < count ? position..<(ends?[position] ?? position + 1) : nil
+            return current
         }
     }
 
@@ -303,9 +335,9 @@ final class PhaseRun: Sendable {
         var runner: Task<Void, Never>?
         /// The hooks of the step running now, or that ran last.
         var running = 0..<0
-        var runningSince = ContinuousClock.Instant.now
+        var runningSince = MonotonicInstant.now
         var failed = false
-        var interruptedAt: ContinuousClock.Instant?
+        var interruptedAt: MonotonicInstant?
         var cutShort = false
         var done = false
         var events: [Event] = []
@@ -320,8 +352,17 @@ final class PhaseRun: Sendable {
             }
         }
 
+        /// Whether the runner of `generation` may call the hooks of `step`
+        /// (`nil`: none is left); if not, the runner is done, and says so
+        /// unless it was left behind.
+        mutating func next(_ step: Range<Int>?, at now: MonotonicInstant, generation: Int, stopsAtFailure: Bool) -> Bool {
+            if let step, begin(step, at: now, generation: generation, stopsAtFailure: stopsAtFailure) { return true }
+            if generation == self.generation { post(.finished) }
+            return false
+        }
+
         /// Whether the runner of `generation` may call the hooks of `step`.
-        mutating func begin(_ step: Range<Int>, at now: ContinuousClock.Instant, generation: Int, stopsAtFailure: Bool) -> Bool {
+        mutating func begin(_ step: Range<Int>, at now: MonotonicInstant, generation: Int, stopsAtFailure: Bool) -> Bool {
             guard generation == self.generation, interruptedAt == nil, !cutShort, !(stopsAtFailure && failed) else { return false }
             running = step
             runningSince = now
@@ -329,7 +370,7 @@ final class PhaseRun: Sendable {
             return true
         }
 
-        mutating func finish(_ position: Int, _ result: HookOutcome.Result, at now: ContinuousClock.Instant, generation: Int) {
+        mutating func finish(_ position: Int, _ result: HookOutcome.Result, at now: MonotonicInstant, generation: Int) {
             guard generation == self.generation, !records[position].ended else { return }
             records[position].end = HookRecord.End(result)
             records[position].duration = records[position].start.duration(to: now)
@@ -343,7 +384,7 @@ final class PhaseRun: Sendable {
         /// When the watchdog should look next: the running hook's deadline
         /// (if none runs, the earliest the next can have), or the end of the
         /// grace period of an interruption, whichever is first.
-        func deadline(limit: Duration?, grace: Duration) -> ContinuousClock.Instant? {
+        func deadline(limit: Duration?, grace: Duration) -> MonotonicInstant? {
             guard !cutShort, !done else { return nil }
             let hook = limit.map { limit in
                 isRunning ? runningSince + limit : .now + limit
@@ -363,7 +404,7 @@ final class PhaseRun: Sendable {
         }
 
         /// Leaves the running hooks behind if their deadline has passed.
-        mutating func expire(at now: ContinuousClock.Instant, limit: Duration?, grace: Duration) -> Bool {
+        mutating func expire(at now: MonotonicInstant, limit: Duration?, grace: Duration) -> Bool {
             guard isRunning, let deadline = deadline(limit: limit, grace: grace), now >= deadline else { return false }
             let overLimit = limit.map { now >= runningSince + $0 } ?? false
             abandonRunning(as: overLimit ? .timedOut : .cutOff, at: now)
@@ -373,7 +414,7 @@ final class PhaseRun: Sendable {
 
         /// Records the hooks still running as ended by `end` and leaves them
         /// behind: their runner's later results do not count.
-        mutating func abandonRunning(as end: HookRecord.End, at now: ContinuousClock.Instant) {
+        mutating func abandonRunning(as end: HookRecord.End, at now: MonotonicInstant) {
             for position in running where !records[position].ended {
                 records[position].end = end
                 records[position].duration = records[position].start.duration(to: now)
