@@ -314,9 +314,12 @@ public actor ModuleHost {
             for position in step { startOrder.append(created[position - first]!) }
         }
         // A run begins right after its module's start; where no module has
-        // one, the start hooks pay no follow-up call.
+        // one, the start hooks pay no follow-up call. A closure, not the key
+        // path `\.hasRunHook`: applied as a function, a key path to a
+        // class's property is walked at run time, about 700 instructions a
+        // module.
         let beginRun: (nonisolated(nonsending) @Sendable (HostedModule) async throws -> Void)?
-        if startOrder.contains(where: \.hasRunHook) {
+        if startOrder.contains(where: { $0.hasRunHook }) {
             // Weak: the phase stays in the host's log, and a strong
             // capture would make a cycle that keeps the host alive for good.
             beginRun = { [weak self] module in try await self?.beginRun(of: module) }
