@@ -27,7 +27,7 @@ import Testing
         let declarations = try declarations()
         let plan = try StartPlan(declarations, disabled: [])
         #expect(names(plan.order, in: declarations) == ["Store", "X", "Y", "Z", "Late"])
-        #expect(plan.steps.map { names($0, in: declarations) } == [["Store"], ["X", "Y"], ["Z"], ["Late"]])
+        #expect(plan.steps.grouped.map { names($0, in: declarations) } == [["Store"], ["X", "Y"], ["Z"], ["Late"]])
         let dependents = declarations.indices.map { names(plan.dependents[$0], in: declarations) }
         #expect(dependents == [["Late"], ["Z"], [], [], []])
     }
@@ -46,7 +46,7 @@ import Testing
         let fromDeclarations = try StartPlan(free.map(\.declaration), disabled: [])
         #expect(fromDescriptors.order == fromDeclarations.order)
         #expect(fromDescriptors.steps == fromDeclarations.steps)
-        #expect(fromDescriptors.steps.map { $0.map { free[$0].name } } == [["Store"], ["X", "Y"], ["Solo"], ["Late"]])
+        #expect(fromDescriptors.steps.grouped.map { $0.map { free[$0].name } } == [["Store"], ["X", "Y"], ["Solo"], ["Late"]])
         #expect(try StartPlan(free, disabled: ["Y"]).order == StartPlan(free.map(\.declaration), disabled: ["Y"]).order)
         let declarations = try declarations()
         let registry = try declare([
@@ -57,7 +57,7 @@ import Testing
             scripted("Late", level: .late, after: ["Store"], journal: journal),
         ]).modules
         let withDependencies = try StartPlan(registry, disabled: [])
-        #expect(withDependencies.steps.map { names($0, in: declarations) } == [["Store"], ["X", "Y"], ["Z"], ["Late"]])
+        #expect(withDependencies.steps.grouped.map { names($0, in: declarations) } == [["Store"], ["X", "Y"], ["Z"], ["Late"]])
         #expect(withDependencies.dependents == (try StartPlan(declarations, disabled: [])).dependents)
     }
 
@@ -76,7 +76,7 @@ import Testing
         let plan = try StartPlan(declarations, disabled: [])
         let y = try #require(declarations.firstIndex { $0.name == "Y" })
         // Z's dependency X is not among them: Z starts alongside Y.
-        #expect(plan.steps(from: y).map { names($0, in: declarations) } == [["Y", "Z"], ["Late"]])
+        #expect(plan.steps(from: y).grouped.map { names($0, in: declarations) } == [["Y", "Z"], ["Late"]])
     }
 
     @Test func aDisabledModuleIsNotPlannedAndALeftOutOneIsAsIfNotDeclared() throws {

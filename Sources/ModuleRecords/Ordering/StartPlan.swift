@@ -6,14 +6,14 @@
 ///
 /// ```swift
 /// let plan = try StartPlan(declarations, disabled: ["Search"])
-/// for step in plan.steps { ... }     // positions in `declarations`
+/// plan.steps.grouped                 // [[positions in `declarations`]]
 /// ```
 package struct StartPlan: Sendable {
     /// The enabled modules' positions, in start order (``StartOrder``).
     package let order: [Int]
     /// ``order`` in steps: the modules of a step start alongside each other,
     /// a step when the one before it is done.
-    package let steps: [[Int]]
+    package let steps: StartSteps
     /// For each position, the positions of the enabled modules that come
     /// right after it (name it in their `after`), in declared order.
     package let dependents: [[Int]]
@@ -77,7 +77,7 @@ package struct StartPlan: Sendable {
 
     /// The steps of the modules at `first` and after, in start order: those
     /// a plugin adds to the modules declared before them.
-    package func steps(from first: Int) -> [[Int]] {
+    package func steps(from first: Int) -> StartSteps {
         first == 0 ? steps : Self.steps(of: order.filter { $0 >= first }, dependencies: dependencies, concurrent: concurrent, levels: levels)
     }
 
@@ -86,8 +86,9 @@ package struct StartPlan: Sendable {
     /// modules of one level share steps: each goes in the step after the
     /// last of its dependencies among them, so dependents still wait for
     /// what they depend on.
-    private static func steps(of order: [Int], dependencies: [[Int]], concurrent: [Bool], levels: [ModuleLevel]) -> [[Int]] {
-        var steps: [[Int]] = []
+    private static func steps(of order: [Int], dependencies: [[Int]], concurrent: [Bool], levels: [ModuleLevel]) -> StartSteps {
+        var steps = StartSteps()
+        steps.positions.reserveCapacity(order.count)
         var run: [Int] = []
 
         func closeRun() {
@@ -99,7 +100,7 @@ package struct StartPlan: Sendable {
                 if layer == layers.count { layers.append([]) }
                 layers[layer].append(module)
             }
-            steps += layers
+            for layer in layers { steps.append(layer) }
             run = []
         }
 
@@ -110,10 +111,33 @@ package struct StartPlan: Sendable {
             if concurrent[module] {
                 run.append(module)
             } else {
-                steps.append([module])
+                steps.append(CollectionOfOne(module))
             }
         }
         closeRun()
         return steps
+    }
+}
+
+/// The modules of a start order, step by step: flat, not an array per step,
+/// since most steps hold one module and each array would be an allocation.
+package struct StartSteps: Sendable, Equatable {
+    /// The modules' positions, the first step's first.
+    package fileprivate(set) var positions: [Int] = []
+    /// How many modules each step holds, in order.
+    package fileprivate(set) var sizes: [Int] = []
+
+    /// Each step's positions, for the tools and the tests.
+    package var grouped: [[Int]] {
+        var start = 0
+        return sizes.map { size in
+            defer { start += size }
+            return Array(positions[start..<start + size])
+        }
+    }
+
+    mutating func append(_ step: some Collection<Int>) {
+        positions.append(contentsOf: step)
+        sizes.append(step.count)
     }
 }

@@ -282,7 +282,7 @@ public actor ModuleHost {
     /// starts their `run`s. If a hook fails or the request is interrupted,
     /// stops those of them that started, in reverse order, forgets them all,
     /// and throws; modules started before are left running.
-    func bringUp(_ order: [Int], in steps: [[Int]], request id: Int, kind: HostRequests.Kind) async throws(HostError) {
+    func bringUp(_ order: [Int], in steps: StartSteps, request id: Int, kind: HostRequests.Kind) async throws(HostError) {
         guard let descriptors = lifecycle.roster?.modules else { throw .cancelled(rollback: []) }
         let first = order.min() ?? 0
         var created = [HostedModule?](repeating: nil, count: descriptors.count - first)
@@ -310,9 +310,7 @@ public actor ModuleHost {
 
         var startOrder: [HostedModule] = []
         startOrder.reserveCapacity(modules.count)
-        for step in steps {
-            for position in step { startOrder.append(created[position - first]!) }
-        }
+        for position in steps.positions { startOrder.append(created[position - first]!) }
         // A run begins right after its module's start; where no module has
         // one, the start hooks pay no follow-up call. A closure, not the key
         // path `\.hasRunHook`: applied as a function, a key path to a
@@ -326,7 +324,7 @@ public actor ModuleHost {
         } else {
             beginRun = nil
         }
-        let start = PhaseRun(.start, of: startOrder, stepSizes: steps.map(\.count), limit: configuration.startTimeLimit, grace: grace,
+        let start = PhaseRun(.start, of: startOrder, stepSizes: steps.sizes, limit: configuration.startTimeLimit, grace: grace,
                              stopsAtFailure: true, followUp: beginRun)
         let startRecords = await runPhase(start)
         var started: [HostedModule] = []
