@@ -25,29 +25,32 @@ extension AppModuleHandle {
     /// Calls a record's factory into zeroed memory and unwraps the module,
     /// taking over the reference the factory made, if the result is a handle
     /// of this record ABI made by this copy of SectionRegistry.
+    ///
+    /// The module's `name` is for an error only: a linked record's name is
+    /// decoded from its bytes each time it is asked for.
     static func make(
         with factory: app_module_factory,
-        module name: String
+        module name: @autoclosure () -> String
     ) throws(HostError) -> any AppModule {
         var handle = AppModuleHandle()
         app_modules_call_factory(factory, &handle)
-        return try take(handle, module: name, factory: factory)
+        return try take(handle, module: name(), factory: factory)
     }
 
     /// The module `handle` carries, once it is checked to be a handle of
     /// this SectionRegistry; `factory` made it, if a record's.
     static func take(
-        _ handle: AppModuleHandle, module name: String, factory: app_module_factory?
+        _ handle: AppModuleHandle, module name: @autoclosure () -> String, factory: app_module_factory?
     ) throws(HostError) -> any AppModule {
         guard let instance = handle.instance, handle.magic == APP_MODULE_HANDLE_MAGIC else {
-            throw .factoryFailed(.factoryNotAHandle, module: name, factory: factory)
+            throw .factoryFailed(.factoryNotAHandle, module: name(), factory: factory)
         }
         guard handle.version == APP_MODULE_ABI_VERSION else {
-            throw .factoryFailed(.factoryOtherVersion, module: name, factory: factory, recordVersion: Int(handle.version))
+            throw .factoryFailed(.factoryOtherVersion, module: name(), factory: factory, recordVersion: Int(handle.version))
         }
         guard handle.maker == ModuleBox.copyIdentity else {
             // Its box is another copy's class: leaked, never released here.
-            throw .factoryFailed(.factoryOtherCopy, module: name, factory: factory)
+            throw .factoryFailed(.factoryOtherCopy, module: name(), factory: factory)
         }
         return Unmanaged<ModuleBox>.fromOpaque(instance).takeRetainedValue().module
     }
