@@ -521,12 +521,11 @@ public actor ModuleHost {
     /// The outcomes of the hooks of `phase` that were called, and for a stop
     /// phase those skipped.
     static func outcomes(of phase: PhaseRun, _ records: PhaseRecords) -> [HookOutcome] {
-        let clock = MonotonicInstant.Conversion()
-        return records.indices.compactMap { position in
+        records.indices.compactMap { position in
             let record = records[position]
             guard record.ended || phase.phase == .stop else { return nil }
             return HookOutcome(module: phase.modules[position].name, phase: phase.phase, result: records.result(at: position),
-                               duration: record.duration, start: clock.instant(record.start))
+                               duration: record.duration, start: record.start)
         }
     }
 
@@ -536,7 +535,6 @@ public actor ModuleHost {
     private func report(_ phase: PhaseRun, _ records: PhaseRecords) {
         let everyHook = shared.log.takes(.debug) || shared.trace != nil
         let threshold = shared.log.slowHookThreshold
-        let clock = MonotonicInstant.Conversion()
         for position in records.indices {
             let notable: Bool
             if records[position].end == .completed {
@@ -548,7 +546,7 @@ public actor ModuleHost {
             let record = records[position]
             let result = records.result(at: position)
             let outcome = HookOutcome(module: phase.modules[position].name, phase: phase.phase, result: result,
-                                      duration: record.duration, start: clock.instant(record.start))
+                                      duration: record.duration, start: record.start)
             if !Self.endsBringUp(phase.phase, result) { shared.log.record(outcome) }
             shared.trace?.hook(outcome, lane: phase.lane(of: position))
         }

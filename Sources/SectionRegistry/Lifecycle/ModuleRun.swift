@@ -16,7 +16,7 @@ final class ModuleRun: Sendable {
     let module: HostedModule
     private let task: Task<Void, Never>
     private let state: Locked<State>
-    private let start: ContinuousClock.Instant
+    private let start: MonotonicInstant
 
     private struct State {
         var ended = false
@@ -40,7 +40,7 @@ final class ModuleRun: Sendable {
         failed: @escaping @Sendable (HookOutcome) -> Void
     ) {
         let state = Locked(State())
-        let start = ContinuousClock.now
+        let start = MonotonicInstant.now
         self.module = module
         self.state = state
         self.start = start
@@ -137,7 +137,7 @@ final class ModuleRun: Sendable {
     static func end(
         _ runs: [ModuleRun], drainDeadline: ContinuousClock.Instant, cancelLimit: Duration, notAwaited: [ModuleLife]
     ) async -> [HookOutcome] {
-        let drainStart = ContinuousClock.now
+        let drainStart = MonotonicInstant.now
         var outcomes: [HookOutcome] = []
         var drainedTooLong: [ModuleRun] = []
         var remaining = runs[...]
@@ -171,7 +171,7 @@ final class ModuleRun: Sendable {
         return outcomes
     }
 
-    private func outcome(_ result: HookOutcome.Result, since start: ContinuousClock.Instant) -> HookOutcome {
+    private func outcome(_ result: HookOutcome.Result, since start: MonotonicInstant) -> HookOutcome {
         HookOutcome(module: module.name, phase: .run, result: result, duration: start.duration(to: .now), start: start)
     }
 

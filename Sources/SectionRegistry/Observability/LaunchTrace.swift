@@ -35,7 +35,11 @@ final class LaunchTrace: Sendable {
     private static let firstEventTrack = 100
 
     let path: String
+    /// The trace's zero, on the clock of each kind of span: hooks note a
+    /// ``MonotonicInstant``, handlers (timed in client code) a
+    /// `ContinuousClock.Instant`.
     private let origin = ContinuousClock.now
+    private let hookOrigin = MonotonicInstant.now
     private let pid = getpid()
     private let state = Locked<(events: [Event], eventTracks: [String: Int])>(([], [:]))
 
@@ -46,7 +50,7 @@ final class LaunchTrace: Sendable {
     /// A hook's span; `lane` is its place among hooks that ran alongside it.
     func hook(_ outcome: HookOutcome, lane: Int) {
         add(name: "\(outcome.module) \(outcome.phase)", category: outcome.phase.rawValue,
-            start: outcome.start, duration: outcome.duration, track: 1 + lane,
+            since: hookOrigin.duration(to: outcome.start), duration: outcome.duration, track: 1 + lane,
             args: ["module": outcome.module, "phase": outcome.phase.rawValue, "result": outcome.resultName])
     }
 
@@ -59,12 +63,12 @@ final class LaunchTrace: Sendable {
             return track
         }
         let shortName = event.split(separator: ".").last.map(String.init) ?? event
-        add(name: "\(module) \(shortName)", category: "event", start: start, duration: duration, track: track,
+        add(name: "\(module) \(shortName)", category: "event", since: origin.duration(to: start), duration: duration, track: track,
             args: ["module": module, "event": event])
     }
 
-    private func add(name: String, category: String, start: ContinuousClock.Instant, duration: Duration, track: Int, args: [String: String]) {
-        let span = Event(name: name, cat: category, ph: "X", ts: Self.microseconds(origin.duration(to: start)),
+    private func add(name: String, category: String, since start: Duration, duration: Duration, track: Int, args: [String: String]) {
+        let span = Event(name: name, cat: category, ph: "X", ts: Self.microseconds(start),
                          dur: Self.microseconds(duration), pid: pid, tid: track, args: args)
         state.withLock { $0.events.append(span) }
     }

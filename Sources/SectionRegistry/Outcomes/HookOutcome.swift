@@ -21,8 +21,10 @@ public struct HookOutcome: Sendable, CustomStringConvertible {
     /// From the call to its return, or to the moment the host went on
     /// without it.
     public let duration: Duration
-    /// When it was called, for the trace.
-    let start: ContinuousClock.Instant
+    /// When it was called, for the trace. A ``MonotonicInstant``, not the
+    /// resilient `ContinuousClock.Instant`, so that an outcome is copied
+    /// without value witnesses: a shutdown makes one per module.
+    let start: MonotonicInstant
 
     /// Whether the hook did not complete: it failed, timed out, was cut off
     /// or skipped.
