@@ -176,7 +176,7 @@ public actor ModuleHost {
         let id = requests.makeID()
         let callerRun = requests.callingRun
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
+            await suspend { continuation in
                 submit(id, kind, callerRun: callerRun) { host in continuation.resume(returning: await body(host, id)) }
             }
         } onCancel: {

@@ -22,7 +22,7 @@ final class ModuleRun: Sendable {
         var ended = false
         /// Set by a second stop: nobody waits for it any more.
         var cutOff = false
-        var waiter: CheckedContinuation<Void, Never>?
+        var waiter: Waiter<Void>?
         /// Whether the launch that began it has finished: then a failure
         /// stops the host.
         var joined = false
@@ -110,7 +110,7 @@ final class ModuleRun: Sendable {
 
     /// Stops waiting for this `run`: a second stop.
     func cutOff() {
-        state.withLock { state -> CheckedContinuation<Void, Never>? in
+        state.withLock { state -> Waiter<Void>? in
             state.cutOff = true
             defer { state.waiter = nil }
             return state.waiter
@@ -194,12 +194,12 @@ final class ModuleRun: Sendable {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 try? await Task.sleep(until: deadline, clock: .continuous)
-                self.state.withLock { state -> CheckedContinuation<Void, Never>? in
+                self.state.withLock { state -> Waiter<Void>? in
                     defer { state.waiter = nil }
                     return state.waiter
                 }?.resume()
             }
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            await suspend { (continuation: Waiter<Void>) in
                 let now = state.withLock { state -> Bool in
                     guard !state.ended, !state.cutOff, ContinuousClock.now < deadline else { return true }
                     state.waiter = continuation

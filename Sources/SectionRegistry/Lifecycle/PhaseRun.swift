@@ -162,7 +162,7 @@ final class PhaseRun: Sendable {
     }
 
     private func waitForEvent() async -> Event {
-        await withCheckedContinuation { continuation in
+        await suspend { continuation in
             state.withLock { state in
                 if state.events.isEmpty {
                     state.waiter = continuation
@@ -341,7 +341,7 @@ final class PhaseRun: Sendable {
         var cutShort = false
         var done = false
         var events: [Event] = []
-        var waiter: CheckedContinuation<Event, Never>?
+        var waiter: Waiter<Event>?
 
         mutating func post(_ event: Event) {
             if let waiter {

@@ -11,7 +11,7 @@ final class StatusBroadcast: Sendable {
         /// every image's conformance records.
         var followers: [(id: Int, continuation: AsyncStream<HostStatus>.Continuation)] = []
         var nextFollower = 0
-        var finalWaiters: [CheckedContinuation<HostStatus, Never>] = []
+        var finalWaiters: [Waiter<HostStatus>] = []
     }
 
     private let state = Locked(State())
@@ -45,7 +45,7 @@ final class StatusBroadcast: Sendable {
     /// The final status, once it is published; not cut short by the
     /// cancellation of the waiting task.
     func final() async -> HostStatus {
-        await withCheckedContinuation { continuation in
+        await suspend { continuation in
             let final = state.withLock { state -> HostStatus? in
                 if state.current.isFinal { return state.current }
                 state.finalWaiters.append(continuation)

@@ -38,12 +38,12 @@ final class ModuleLife: Sendable {
         /// makes one, and the first `[Int: ...]` of a process looks up
         /// `Int: Hashable` in every image's conformance records. A `run`
         /// has one waiter or none.
-        case notRequested(waiters: [(id: Int, continuation: CheckedContinuation<Void, Never>)], handlers: [@Sendable () -> Void])
+        case notRequested(waiters: [(id: Int, continuation: Waiter<Void>)], handlers: [@Sendable () -> Void])
         case requested
     }
 
     private enum Readiness {
-        case notReported(waiter: CheckedContinuation<Void, Never>?)
+        case notReported(waiter: Waiter<Void>?)
         case reported
         /// The `run` ended before it reported: nobody waits any more.
         case abandoned
@@ -110,7 +110,7 @@ final class ModuleLife: Sendable {
     /// Asks the module's `run` to finish: wakes its waiters and calls its
     /// handlers, once.
     func requestDrain() {
-        let (waiters, handlers) = state.withLock { state -> ([CheckedContinuation<Void, Never>], [@Sendable () -> Void]) in
+        let (waiters, handlers) = state.withLock { state -> ([Waiter<Void>], [@Sendable () -> Void]) in
             guard case .notRequested(let waiters, let handlers) = state.drain else { return ([], []) }
             state.drain = .requested
             return (waiters.map(\.continuation), handlers)
@@ -128,7 +128,7 @@ final class ModuleLife: Sendable {
             return state.nextWaiter
         }
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            await suspend { (continuation: Waiter<Void>) in
                 let now = state.withLock { state -> Bool in
                     guard case .notRequested(var waiters, let handlers) = state.drain, !Task.isCancelled else { return true }
                     waiters.append((id, continuation))
@@ -138,7 +138,7 @@ final class ModuleLife: Sendable {
                 if now { continuation.resume() }
             }
         } onCancel: {
-            state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.withLock { state -> Waiter<Void>? in
                 guard case .notRequested(var waiters, let handlers) = state.drain,
                       let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
                 let waiter = waiters.remove(at: index).continuation
@@ -164,7 +164,7 @@ final class ModuleLife: Sendable {
 
     /// The `run` says it is ready; later calls change nothing.
     func reportReady() {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let waiter = state.withLock { state -> Waiter<Void>? in
             guard case .notReported(let waiter) = state.readiness else { return nil }
             state.readiness = .reported
             return waiter
@@ -175,7 +175,7 @@ final class ModuleLife: Sendable {
     /// Wakes the host's wait for readiness without it: the `run` ended
     /// first. Later reports change nothing.
     func endReadinessWait() {
-        state.withLock { state -> CheckedContinuation<Void, Never>? in
+        state.withLock { state -> Waiter<Void>? in
             guard case .notReported(let waiter) = state.readiness else { return nil }
             state.readiness = .abandoned
             return waiter
@@ -192,7 +192,7 @@ final class ModuleLife: Sendable {
     /// waiter: the host.
     func ready() async {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            await suspend { (continuation: Waiter<Void>) in
                 let now = state.withLock { state -> Bool in
                     guard case .notReported(nil) = state.readiness, !Task.isCancelled else { return true }
                     state.readiness = .notReported(waiter: continuation)
@@ -201,7 +201,7 @@ final class ModuleLife: Sendable {
                 if now { continuation.resume() }
             }
         } onCancel: {
-            state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.withLock { state -> Waiter<Void>? in
                 guard case .notReported(let waiter?) = state.readiness else { return nil }
                 state.readiness = .notReported(waiter: nil)
                 return waiter

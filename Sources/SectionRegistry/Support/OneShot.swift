@@ -8,7 +8,7 @@
 @usableFromInline
 final class OneShot<Value: Sendable>: Sendable {
     private enum State {
-        case pending(waiter: CheckedContinuation<Value?, Never>?)
+        case pending(waiter: Waiter<Value?>?)
         case settled(Value?)
     }
 
@@ -18,7 +18,7 @@ final class OneShot<Value: Sendable>: Sendable {
     /// counted in ``ignoredCalls``).
     @discardableResult
     func fulfil(_ value: Value) -> Bool {
-        let outcome = state.withLock { current -> (accepted: Bool, waiter: CheckedContinuation<Value?, Never>?) in
+        let outcome = state.withLock { current -> (accepted: Bool, waiter: Waiter<Value?>?) in
             guard case .pending(let waiter) = current.state else {
                 current.ignoredCalls += 1
                 return (false, nil)
@@ -32,7 +32,7 @@ final class OneShot<Value: Sendable>: Sendable {
 
     /// Settles the value as missing, unless it is settled already.
     func expire() {
-        _ = state.withLock { current -> CheckedContinuation<Value?, Never>? in
+        _ = state.withLock { current -> Waiter<Value?>? in
             guard case .pending(let waiter) = current.state else { return nil }
             current.state = .settled(nil)
             return waiter
@@ -61,7 +61,7 @@ final class OneShot<Value: Sendable>: Sendable {
 
     /// The value once it is settled, `nil` if it expired.
     func value() async -> Value? {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
+        await suspend { (continuation: Waiter<Value?>) in
             let settled = state.withLock { current -> Value?? in
                 switch current.state {
                 case .settled(let value):
