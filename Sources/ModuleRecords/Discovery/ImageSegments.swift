@@ -54,12 +54,15 @@ package struct ImageSegments: Sendable, Hashable {
     /// range is a whole number of records is the section scan's to report,
     /// since the whole slots in it are still safe to read.
     package func boundsProblem(start: UInt, stop: UInt, anchor: UInt, image: String) -> DiscoveryProblem? {
-        let bounds = "its note's bounds (__start_app_modules 0x\(String(start, radix: 16)), __stop_app_modules 0x\(String(stop, radix: 16)))"
-        let rebuild = "the note is corrupt; rebuild the image with CSectionRegistry's app_module.h"
-        guard start <= stop else { return .malformedNote(image: image, "\(bounds) run backwards: \(rebuild)") }
-        guard holds(start, count: stop - start) else {
-            return .malformedNote(image: image, "\(bounds) are not inside one of its readable loaded segments: \(rebuild)")
+        // The message is made only for a problem: every discovery of every
+        // image asks, and formatting it is most of a first discovery's
+        // work for the program's image.
+        func corrupt(_ what: String) -> DiscoveryProblem {
+            let bounds = "its note's bounds (__start_app_modules 0x\(String(start, radix: 16)), __stop_app_modules 0x\(String(stop, radix: 16)))"
+            return .malformedNote(image: image, "\(bounds) \(what): the note is corrupt; rebuild the image with CSectionRegistry's app_module.h")
         }
+        guard start <= stop else { return corrupt("run backwards") }
+        guard holds(start, count: stop - start) else { return corrupt("are not inside one of its readable loaded segments") }
         guard start <= anchor, anchor < stop else { return .anchorOutsideSection(image: image) }
         return nil
     }

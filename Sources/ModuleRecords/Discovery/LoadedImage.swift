@@ -108,8 +108,9 @@ package struct LoadedImage: Sendable {
 
     /// The program's file, for messages: `dl_iterate_phdr` names it "".
     private static let programPath: String = {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        return count > 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "the program"
+        withUnsafeTemporaryAllocation(byteCount: Int(PATH_MAX), alignment: 1) { buffer in
+            let count = readlink("/proc/self/exe", buffer.baseAddress!.assumingMemoryBound(to: CChar.self), buffer.count)
+            return count > 0 ? String(decoding: UnsafeRawBufferPointer(rebasing: buffer[..<count]), as: UTF8.self) : "the program"
+        }
     }()
 }
