@@ -137,6 +137,12 @@ public actor ModuleHost {
         await statusBroadcast.final()
     }
 
+    /// Waits until the host has stopped or its launch failed, or until the
+    /// waiting task is cancelled (then `nil`).
+    nonisolated func waitUntilFinalOrCancelled() async -> HostStatus? {
+        await statusBroadcast.final(untilCancelled: true)
+    }
+
     /// Moves the host to `next` and publishes its status; the trace is
     /// written when the host is running and when it has stopped.
     func enter(_ next: HostLifecycle) {

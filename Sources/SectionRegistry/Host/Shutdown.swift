@@ -63,7 +63,7 @@ extension ModuleHost {
         let fromModule = requests.calledFromInside
         let began = beginShutdown(fromModule ? .moduleRequest(caller) : .terminate)
         guard !fromModule else { return [] }
-        for await status in statusUpdates where status.isFinal { break }
+        _ = await waitUntilFinalOrCancelled()
         return began && status.isFinal ? shutdownOutcomes : []
     }
 

@@ -9,10 +9,16 @@ final class StatusBroadcast: Sendable {
         /// A list, not a dictionary by id: a host has few followers, and
         /// the first `[Int: ...]` of a process looks up `Int: Hashable` in
         /// every image's conformance records.
-        var followers: [(id: Int, continuation: AsyncStream<HostStatus>.Continuation)] = []
+        var followers: [Follower] = []
         var nextFollower = 0
-        var finalWaiters: [Waiter<HostStatus>] = []
+        /// Who waits for the final status: `nil` for them if they give up
+        /// first (cancelled), and an id to find them by then.
+        var finalWaiters: [FinalWaiter] = []
+        var nextFinalWaiter = 0
     }
+
+    private typealias Follower = (id: Int, continuation: AsyncStream<HostStatus>.Continuation)
+    private typealias FinalWaiter = (id: Int, waiter: Waiter<HostStatus?>)
 
     private let state = Locked(State())
 
@@ -23,20 +29,22 @@ final class StatusBroadcast: Sendable {
     /// Makes `status` the current one and sends it to every stream; a final
     /// status ends them.
     func publish(_ status: HostStatus) {
-        let (followers, finalWaiters) = state.withLock { state in
+        // The lists as they are, not mapped to new arrays: an array of a
+        // new element type costs its first use the runtime's making of
+        // its metadata, at every status change of a host nobody follows.
+        let (followers, finalWaiters) = state.withLock { state -> (followers: [Follower], finalWaiters: [FinalWaiter]) in
             state.current = status
+            guard status.isFinal else { return (state.followers, []) }
             defer {
-                if status.isFinal {
-                    state.followers = []
-                    state.finalWaiters = []
-                }
+                state.followers = []
+                state.finalWaiters = []
             }
-            return (state.followers.map(\.continuation), status.isFinal ? state.finalWaiters : [])
+            return (state.followers, state.finalWaiters)
         }
-        for waiter in finalWaiters { waiter.resume(returning: status) }
+        for (_, waiter) in finalWaiters { waiter.resume(returning: status) }
         // Outside the lock: finishing runs the streams' termination handlers,
         // which take it.
-        for follower in followers {
+        for (_, follower) in followers {
             follower.yield(status)
             if status.isFinal { follower.finish() }
         }
@@ -45,13 +53,36 @@ final class StatusBroadcast: Sendable {
     /// The final status, once it is published; not cut short by the
     /// cancellation of the waiting task.
     func final() async -> HostStatus {
-        await suspend { continuation in
-            let final = state.withLock { state -> HostStatus? in
-                if state.current.isFinal { return state.current }
-                state.finalWaiters.append(continuation)
-                return nil
+        await final(untilCancelled: false)!
+    }
+
+    /// The final status, once it is published, or `nil` once the waiting
+    /// task is cancelled (if `untilCancelled`): what ``ModuleHost/terminate()``
+    /// waits for. A waiter, not a stream of ``updates()``: a host that
+    /// stops makes no stream, whose types' first use costs the runtime
+    /// more than the rest of the wait.
+    func final(untilCancelled: Bool) async -> HostStatus? {
+        let id = state.withLock { state in
+            defer { state.nextFinalWaiter += 1 }
+            return state.nextFinalWaiter
+        }
+        let wait = {
+            await suspend { (waiter: Waiter<HostStatus?>) in
+                let now = self.state.withLock { state -> HostStatus?? in
+                    if state.current.isFinal { return .some(state.current) }
+                    if untilCancelled && Task.isCancelled { return .some(nil) }
+                    state.finalWaiters.append((id, waiter))
+                    return nil
+                }
+                if let now { waiter.resume(returning: now) }
             }
-            if let final { continuation.resume(returning: final) }
+        }
+        guard untilCancelled else { return await wait() }
+        return await withTaskCancellationHandler(operation: wait) {
+            state.withLock { state -> Waiter<HostStatus?>? in
+                guard let index = state.finalWaiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.finalWaiters.remove(at: index).waiter
+            }?.resume(returning: nil)
         }
     }
 
