@@ -13,7 +13,7 @@
 /// construction: a waiter is taken out of its lock-protected state by
 /// whoever resumes it, and the tests run under ThreadSanitizer and
 /// AddressSanitizer.
-struct Waiter<Value>: @unchecked Sendable {
+struct Waiter<Value>: Sendable {
     private let continuation: UnsafeContinuation<Value, Never>
 
     fileprivate init(_ continuation: UnsafeContinuation<Value, Never>) {
