@@ -92,6 +92,7 @@ package struct StartPlan: Sendable {
         var run: [Int] = []
 
         func closeRun() {
+            guard !run.isEmpty else { return }
             var depth: [Int: Int] = [:]
             var layers: [[Int]] = []
             for module in run {
