@@ -210,9 +210,12 @@ final class PhaseRun: Sendable {
 
     private func runHooks(from first: Int, generation: Int) async {
         // Whether to go on is asked once a hook: with the record of the one
-        // that returned, in one round trip of the lock. No check of the
-        // runner's cancellation: whoever cancels it (an interruption, a cut,
-        // the watchdog) says so in the state first, and `begin` reads it.
+        // that returned, in one round trip of the lock. The next hook's
+        // start is a clock reading of its own, later than that end: spans
+        // that share an instant would overlap in the trace by a rounding.
+        // No check of the runner's cancellation: whoever cancels it (an
+        // interruption, a cut, the watchdog) says so in the state first,
+        // and `begin` reads it.
         var hooks = steps(from: first)
         var goesOn = state.withLock { $0.next(hooks.next(), at: .now, generation: generation, stopsAtFailure: stopsAtFailure) }
         while goesOn, let step = hooks.current {
@@ -223,7 +226,7 @@ final class PhaseRun: Sendable {
                 let following = hooks.next()
                 goesOn = state.withLock { state in
                     state.finish(step.lowerBound, result, at: end, generation: generation)
-                    return state.next(following, at: end, generation: generation, stopsAtFailure: stopsAtFailure)
+                    return state.next(following, at: .now, generation: generation, stopsAtFailure: stopsAtFailure)
                 }
             } else {
                 await withTaskGroup(of: Void.self) { group in
