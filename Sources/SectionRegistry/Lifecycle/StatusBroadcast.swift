@@ -29,9 +29,6 @@ final class StatusBroadcast: Sendable {
     /// Makes `status` the current one and sends it to every stream; a final
     /// status ends them.
     func publish(_ status: HostStatus) {
-        // The lists as they are, not mapped to new arrays: an array of a
-        // new element type costs its first use the runtime's making of
-        // its metadata, at every status change of a host nobody follows.
         let (followers, finalWaiters) = state.withLock { state -> (followers: [Follower], finalWaiters: [FinalWaiter]) in
             state.current = status
             guard status.isFinal else { return (state.followers, []) }
