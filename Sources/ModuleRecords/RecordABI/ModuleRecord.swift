@@ -133,12 +133,15 @@ package enum ModuleRecord {
             defects.add(.emptyName)
             return nil
         }
-        var isASCII = true, hasSeparatorOrControl = false
+        // One pass without a branch per byte: the bits of every byte or'ed
+        // (bit 7 set: not ASCII), and whether any byte is a blank, a
+        // control or a comma.
+        var bits: UInt8 = 0, hasSeparatorOrControl = false
         for byte in bytes {
-            isASCII = isASCII && byte < 0x80
+            bits |= byte
             hasSeparatorOrControl = hasSeparatorOrControl || byte <= 0x20 || byte == UInt8(ascii: ",") || byte == 0x7F
         }
-        if isASCII {
+        if bits < 0x80 {
             if hasSeparatorOrControl {
                 defects.add(.invalidNameCharacter(String(decoding: bytes, as: UTF8.self)))
             }

@@ -45,13 +45,24 @@ package enum RegistryRules {
     }
 
     /// `positions` sorted by `precedes`, stable: a bottom-up merge sort that
-    /// takes one comparison per run boundary when the input is in order.
+    /// takes one comparison per run boundary when a run is in order, and
+    /// one pass when the whole input is.
     ///
     /// Not the standard library's sort: that keeps its runs in an array of
     /// `Range<Int>`, and the first use of that type looks up `Int`'s
     /// `Comparable` conformance, which scans every image's conformance
     /// records: most of the time of a process's first discovery.
     private static func mergeSorted(_ positions: [Int], by precedes: (Int, Int) -> Bool) -> [Int] {
+        // Records usually lie in declared order already (the linker keeps
+        // the objects' order, and a target's files are sorted): one pass
+        // finds that, where the merge passes would copy every position
+        // once a level.
+        var inOrder = true
+        for index in positions.indices.dropFirst() where precedes(positions[index], positions[index - 1]) {
+            inOrder = false
+            break
+        }
+        if inOrder { return positions }
         var source = positions
         var target = positions
         var width = 1
