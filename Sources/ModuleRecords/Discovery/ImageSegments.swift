@@ -32,12 +32,15 @@ package struct ImageSegments: Sendable, Hashable {
 
     /// The end of the segment that holds the byte at `address`, or `nil`.
     package func end(ofSegmentHolding address: UInt) -> UInt? {
-        var index = 0
-        while index < bounds.count {
-            if bounds[index] <= address && address < bounds[index + 1] { return bounds[index + 1] }
-            index += 2
-        }
-        return nil
+        withMemory { $0.end(ofSegmentHolding: address) }
+    }
+
+    /// Calls `body` with these segments' memory as a view that does not own
+    /// them. Discovery checks every record of a section through it: a view
+    /// copies as plain bytes, where an ``ImageMemory`` in each record's
+    /// check cost a retain, a release and a destroy through value witnesses.
+    package func withMemory<Result>(_ body: (BorrowedImageMemory) -> Result) -> Result {
+        bounds.withUnsafeBufferPointer { body(BorrowedImageMemory(bounds: $0)) }
     }
 
     /// Whether the `count` bytes from `address` lie inside one segment
@@ -83,7 +86,32 @@ package struct ImageMemory: RecordMemory, Sendable {
     }
 
     package func withCString<Result>(at address: UInt64, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
-        guard let address = UInt(exactly: address), let segmentEnd = segments.end(ofSegmentHolding: address),
+        segments.withMemory { $0.withCString(at: address, body) }
+    }
+}
+
+/// An ``ImageMemory`` that borrows its segments' bounds: valid only inside
+/// ``ImageSegments/withMemory(_:)``.
+package struct BorrowedImageMemory: RecordMemory {
+    /// Each segment's start, then its end.
+    fileprivate let bounds: UnsafeBufferPointer<UInt>
+
+    /// The end of the segment that holds the byte at `address`, or `nil`.
+    func end(ofSegmentHolding address: UInt) -> UInt? {
+        var index = 0
+        while index < bounds.count {
+            if bounds[index] <= address && address < bounds[index + 1] { return bounds[index + 1] }
+            index += 2
+        }
+        return nil
+    }
+
+    package func pointer(atSectionOffset sectionOffset: Int, stored: UInt64) -> UInt64 {
+        stored
+    }
+
+    package func withCString<Result>(at address: UInt64, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
+        guard let address = UInt(exactly: address), let segmentEnd = end(ofSegmentHolding: address),
               let string = UnsafeRawPointer(bitPattern: address),
               let end = memchr(string, 0, Int(segmentEnd - address)) else { return nil }
         return body(UnsafeRawBufferPointer(start: string, count: UnsafeRawPointer(end) - string))

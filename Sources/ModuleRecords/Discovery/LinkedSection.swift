@@ -11,16 +11,18 @@ enum LinkedSection {
         guard slots > 0 else { return isWhole }
         let origin = SectionImage.interned(image)
         modules.reserveCapacity(modules.count + slots)
-        for slot in 0..<slots {
-            let byteOffset = slot * ModuleRecord.size
-            switch ModuleRecord.check(section, byteOffset: byteOffset, memory: origin.memory) {
-            case .valid(let nameLength):
-                let record = LinkedRecord(address: section.baseAddress! + byteOffset, nameLength: nameLength, image: origin)
-                modules.append(ModuleDescriptor(.linked(record)))
-            case .defective:
-                isWhole = false
-            case .skipped:
-                continue
+        origin.memory.segments.withMemory { memory in
+            for slot in 0..<slots {
+                let byteOffset = slot * ModuleRecord.size
+                switch ModuleRecord.check(section, byteOffset: byteOffset, memory: memory) {
+                case .valid(let nameLength):
+                    let record = LinkedRecord(address: section.baseAddress! + byteOffset, nameLength: nameLength, image: origin)
+                    modules.append(ModuleDescriptor(.linked(record)))
+                case .defective:
+                    isWhole = false
+                case .skipped:
+                    continue
+                }
             }
         }
         return isWhole
