@@ -352,11 +352,23 @@ extension RecordSlot where Memory: RecordMemory {
     /// Calls `body` with the bytes of text `field` before its NUL; `nil`
     /// without the text, or if it cannot be read.
     func withText<Result>(_ field: ModuleRecord.TextField, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
-        switch place(of: field) {
+        withText(at: place(of: field), body)
+    }
+
+    private func withText<Result>(at place: TextPlace, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
+        switch place {
         case .absent: nil
         case .inline(let text): body(text)
         case .pointer(let address): memory.withCString(at: address, body)
         }
+    }
+
+    /// Whether text `field` is there but cannot be read; `check` is called
+    /// with its bytes when it can. The text's place is found once.
+    private func isUnreadable(_ field: ModuleRecord.TextField, check: (UnsafeRawBufferPointer) -> Void) -> Bool {
+        let place = place(of: field)
+        if case .absent = place { return false }
+        return withText(at: place, check) == nil
     }
 
     /// The source file's name, read once per distinct address.
@@ -392,10 +404,10 @@ extension RecordSlot where Memory: RecordMemory {
         if factory == 0 { defects.add(.missingFactory) }
         let nameLength = ModuleRecord.checkName(at: start, into: &defects)
         guard textsReadable || !hasTextSlots else { return nameLength }
-        if hasText(.after) && withText(.after, { ModuleRecord.checkDependencies($0, into: &defects) }) == nil {
+        if isUnreadable(.after, check: { ModuleRecord.checkDependencies($0, into: &defects) }) {
             defects.add(.unreadableDependencies)
         }
-        if hasText(.sourceFile) && withText(.sourceFile, { _ in }) == nil {
+        if isUnreadable(.sourceFile, check: { _ in }) {
             defects.add(.unreadableSourceFile)
         }
         return nameLength

@@ -107,8 +107,10 @@ package enum RegistryRules {
             priority = module.priority
             namePrefix = module.withNameBytes { name in
                 var prefix: UInt64 = 0
-                for index in 0..<8 { prefix = prefix << 8 | UInt64(index < name.count ? name[index] : 0) }
-                return prefix
+                for byte in name.prefix(8) { prefix = prefix << 8 | UInt64(byte) }
+                // Bytes past a short name's end count as zeros: a smart
+                // shift, 0 for an empty name.
+                return prefix << (8 * (8 - min(name.count, 8)))
             }
         }
 
