@@ -2,15 +2,12 @@
 import Glibc
 #endif
 
-/// A `pthread_mutex_t` at a fixed address: the one lock behind ``Locked``,
-/// a phase's state and discovery's process-wide tables.
+/// A `pthread_mutex_t` at a fixed address: the one lock behind
+/// SectionRegistry's `Locked` and discovery's process-wide tables.
 ///
-/// Not `Synchronization.Mutex`, for the reason ``Locked`` gives. A struct
+/// Not `Synchronization.Mutex`, for the reason `Locked` gives. A struct
 /// without a type parameter, so that a type that holds one needs no
-/// metadata made at run time for it; discovery's statics hold one directly
-/// because the first use of a generic `Locked<Value>` makes its class
-/// metadata (about 32 k instructions for `Locked<[UInt]>`, a tenth of a
-/// first discovery).
+/// metadata made at run time for it.
 ///
 /// Its owner calls ``destroy()`` once, in its `deinit`; a static one lives
 /// as long as the process.
@@ -36,8 +33,7 @@ package struct PthreadMutex: @unchecked Sendable {
     }
 
     /// For a caller in another module on a hot path: ``withLock(_:)`` is
-    /// generic, and is not specialized across the module boundary (each
-    /// round trip of a phase's state then went through value witnesses).
+    /// generic, and is not specialized across the module boundary.
     package func lock() {
         pthread_mutex_lock(mutex)
     }

@@ -40,7 +40,7 @@ final class PhaseRun: Sendable {
     /// part of it (its time and its limit): what must follow the hook
     /// before the next module's begins.
     private let followUp: (nonisolated(nonsending) @Sendable (HostedModule) async throws -> Void)?
-    private let state: StateLock
+    private let state: Locked<State>
 
     /// Runs `phase` of `modules` in steps of `stepSizes` consecutive
     /// modules that run alongside each other (`nil`: one at a time).
@@ -67,7 +67,7 @@ final class PhaseRun: Sendable {
         } else {
             stepEnds = nil
         }
-        state = StateLock(State(records: Array(repeating: HookRecord(start: .now), count: modules.count)))
+        state = Locked(State(records: Array(repeating: HookRecord(start: .now), count: modules.count)))
     }
 
     /// The hook's place within its step, for the trace's lanes: `0` for
@@ -286,37 +286,6 @@ final class PhaseRun: Sendable {
     }
 
     // MARK: State
-
-    /// The state behind a `pthread_mutex_t`, as ``Locked`` keeps a value
-    /// (see there why not `Mutex`), for this one type: `Locked` is generic
-    /// and in another module, so each of the runner's lock round trips per
-    /// hook went through unspecialized code (the state's metadata looked up,
-    /// its records copied through value witnesses). The state is allocated
-    /// apart rather than a stored `var`: the mutex already makes access
-    /// exclusive, and a class's `var` would add a dynamic exclusivity check
-    /// to every round trip.
-    private final class StateLock: @unchecked Sendable {
-        private let mutex = PthreadMutex()
-        private let state: UnsafeMutablePointer<State>
-
-        init(_ state: State) {
-            self.state = .allocate(capacity: 1)
-            self.state.initialize(to: state)
-        }
-
-        deinit {
-            mutex.destroy()
-            state.deinitialize(count: 1)
-            state.deallocate()
-        }
-
-        /// Runs `body` with exclusive access to the state.
-        func withLock<Result>(_ body: (inout State) -> Result) -> Result {
-            mutex.lock()
-            defer { mutex.unlock() }
-            return body(&state.pointee)
-        }
-    }
 
     enum Event {
         /// The runner called every hook it was to call, and each returned.

@@ -1,5 +1,5 @@
 import Foundation
-import ModuleRecords
+import SectionRegistry
 import Testing
 
 /// A finished child process: how it ended and what it printed.
