@@ -54,7 +54,15 @@ public actor ModuleHost {
     /// status; change its roster in place with ``HostLifecycle/changeRoster(_:)``.
     var lifecycle = HostLifecycle.idle
     /// Every phase run so far, with what each hook did, for ``timings``.
-    private var phaseLog: [(phase: PhaseRun, records: PhaseRecords)] = []
+    private var phaseLog: [LoggedPhase] = []
+
+    /// A phase and what each of its hooks did. A struct, not a tuple: the
+    /// runtime makes a tuple type's metadata from its mangled name on first
+    /// use, and an array of tuples' too.
+    private struct LoggedPhase {
+        let phase: PhaseRun
+        let records: PhaseRecords
+    }
     /// The `run` tasks of modules that have one, in the order they began,
     /// while they may run. Locked, not the actor's: a run begins in the
     /// start phase's runner, right after its module's start hook.
@@ -215,7 +223,7 @@ public actor ModuleHost {
         let start = ContinuousClock.now
         requests.waitsFor(phase)
         let records = await phase.execute()
-        phaseLog.append((phase, records))
+        phaseLog.append(LoggedPhase(phase: phase, records: records))
         report(phase, records)
         shared.log(.debug, "SectionRegistry: \(phase.phase) of \(phase.modules.count) modules done", phase: phase.phase,
                    duration: start.duration(to: .now))

@@ -17,8 +17,23 @@ final class StatusBroadcast: Sendable {
         var nextFinalWaiter = 0
     }
 
-    private typealias Follower = (id: Int, continuation: AsyncStream<HostStatus>.Continuation)
-    private typealias FinalWaiter = (id: Int, waiter: Waiter<HostStatus?>)
+    // Structs, not tuples: the runtime makes a tuple type's metadata from
+    // its mangled name on first use, and an array of tuples' too.
+    private struct Follower {
+        let id: Int
+        let continuation: AsyncStream<HostStatus>.Continuation
+    }
+
+    private struct FinalWaiter {
+        let id: Int
+        let waiter: Waiter<HostStatus?>
+    }
+
+    /// Who a published status goes to.
+    private struct Audience {
+        var followers: [Follower] = []
+        var finalWaiters: [FinalWaiter] = []
+    }
 
     private let state = Locked(State())
 
@@ -29,21 +44,21 @@ final class StatusBroadcast: Sendable {
     /// Makes `status` the current one and sends it to every stream; a final
     /// status ends them.
     func publish(_ status: HostStatus) {
-        let (followers, finalWaiters) = state.withLock { state -> (followers: [Follower], finalWaiters: [FinalWaiter]) in
+        let audience = state.withLock { state -> Audience in
             state.current = status
-            guard status.isFinal else { return (state.followers, []) }
+            guard status.isFinal else { return Audience(followers: state.followers) }
             defer {
                 state.followers = []
                 state.finalWaiters = []
             }
-            return (state.followers, state.finalWaiters)
+            return Audience(followers: state.followers, finalWaiters: state.finalWaiters)
         }
-        for (_, waiter) in finalWaiters { waiter.resume(returning: status) }
+        for finalWaiter in audience.finalWaiters { finalWaiter.waiter.resume(returning: status) }
         // Outside the lock: finishing runs the streams' termination handlers,
         // which take it.
-        for (_, follower) in followers {
-            follower.yield(status)
-            if status.isFinal { follower.finish() }
+        for follower in audience.followers {
+            follower.continuation.yield(status)
+            if status.isFinal { follower.continuation.finish() }
         }
     }
 
@@ -68,7 +83,7 @@ final class StatusBroadcast: Sendable {
                 let now = self.state.withLock { state -> HostStatus?? in
                     if state.current.isFinal { return .some(state.current) }
                     if untilCancelled && Task.isCancelled { return .some(nil) }
-                    state.finalWaiters.append((id, waiter))
+                    state.finalWaiters.append(FinalWaiter(id: id, waiter: waiter))
                     return nil
                 }
                 if let now { waiter.resume(returning: now) }
@@ -95,7 +110,7 @@ final class StatusBroadcast: Sendable {
                 continuation.finish()
             } else {
                 let id = state.nextFollower
-                state.followers.append((id, continuation))
+                state.followers.append(Follower(id: id, continuation: continuation))
                 // The state, not the broadcast: a weak reference to the
                 // broadcast needs a side table, whose address Swift keeps
                 // encoded in the object's reference count, where the leak
