@@ -24,6 +24,10 @@ final class HostedModule: Sendable {
     /// Whether it is alive, and what it registered.
     var life: ModuleLife { context.life }
 
+    /// Calls the module's hook of `phase`. Always inlined: an async frame of
+    /// its own per hook, and the hop back to its caller's executor after
+    /// the hook, were a fifth of what a phase's runner paid per hook.
+    @inline(__always)
     nonisolated(nonsending) func run(_ phase: LifecyclePhase) async throws {
         switch phase {
         case .setUp: try await instance.setUp(context)
