@@ -77,7 +77,7 @@
 #define APP_MODULE_LEVEL_FEATURE 3
 #define APP_MODULE_LEVEL_LATE 4
 
-/* What a factory returns: one retained, type-erased Swift module, with the
+/* What a factory returns: one new, type-erased Swift module, with the
  * proof that SectionRegistry's `AppModuleHandle(_:)` made it. The macro's
  * extern declaration cannot check the type of the Swift function it names,
  * so a factory of another type links; the reader calls it into zeroed
@@ -90,8 +90,8 @@ typedef struct app_module_handle {
     uint64_t magic;          /* APP_MODULE_HANDLE_MAGIC */
     uint32_t version;        /* APP_MODULE_ABI_VERSION */
     uint32_t reserved;       /* 0 */
-    /* The SectionRegistry copy that made it: the address of its private
-     * box class, which no other copy shares. */
+    /* The SectionRegistry copy that made it: the address of a private
+     * class's metadata, which no other copy shares. */
     const void *APP_MODULE_NULLABLE maker;
     void *APP_MODULE_NULLABLE instance;
 } app_module_handle;

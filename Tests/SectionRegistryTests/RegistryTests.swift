@@ -62,9 +62,9 @@ import Testing
         var record = moduleRecord("Legacy")
         record.factory = {
             var handle = AppModuleHandle(SyntheticModule())
-            // A refused handle is never taken: let go of the module here, and
+            // A refused handle is never taken: take the module here, and
             // leave an address that is never read (LeakSanitizer in CI).
-            Unmanaged<AnyObject>.fromOpaque(handle.instance!).release()
+            _ = try? AppModuleHandle.take(handle, module: "Legacy", factory: nil)
             handle.instance = UnsafeMutableRawPointer(bitPattern: 0x10)!
             handle.version = 1
             return handle

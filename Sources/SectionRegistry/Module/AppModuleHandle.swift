@@ -17,8 +17,8 @@ extension AppModuleHandle {
             magic: APP_MODULE_HANDLE_MAGIC,
             version: UInt32(APP_MODULE_ABI_VERSION),
             reserved: 0,
-            maker: ModuleBox.copyIdentity,
-            instance: Unmanaged.passRetained(ModuleBox(module)).toOpaque()
+            maker: HandleMaker.copyIdentity,
+            instance: UnsafeMutableRawPointer(HandleMaker.store(module))
         )
     }
 
@@ -48,24 +48,33 @@ extension AppModuleHandle {
         guard handle.version == APP_MODULE_ABI_VERSION else {
             throw .factoryFailed(.factoryOtherVersion, module: name(), factory: factory, recordVersion: Int(handle.version))
         }
-        guard handle.maker == ModuleBox.copyIdentity else {
-            // Its box is another copy's class: leaked, never released here.
+        guard handle.maker == HandleMaker.copyIdentity else {
+            // Another copy's memory, in its own layout: leaked, never read here.
             throw .factoryFailed(.factoryOtherCopy, module: name(), factory: factory)
         }
-        return Unmanaged<ModuleBox>.fromOpaque(instance).takeRetainedValue().module
+        return HandleMaker.take(instance.assumingMemoryBound(to: (any AppModule).self))
     }
 }
 
-/// Carries an existential through C's `void *`.
-private final class ModuleBox: Sendable {
-    let module: any AppModule
-
-    init(_ module: some AppModule) {
-        self.module = module
-    }
-
+/// How a handle carries a module through C's `void *`: the existential moved
+/// into memory of its own, and moved out again by the reader, which frees
+/// the memory. Not a box object: the module was copied out of it, and
+/// releasing it destroyed the existential through value witnesses (about
+/// 150 instructions a module more).
+private final class HandleMaker {
     /// This copy of SectionRegistry: the address of this private class's
     /// metadata, which every other copy (a library that linked its own) has
-    /// at another address.
-    static var copyIdentity: UnsafeRawPointer { unsafeBitCast(ModuleBox.self, to: UnsafeRawPointer.self) }
+    /// at another address. The class is never instantiated.
+    static var copyIdentity: UnsafeRawPointer { unsafeBitCast(HandleMaker.self, to: UnsafeRawPointer.self) }
+
+    static func store(_ module: some AppModule) -> UnsafeMutablePointer<any AppModule> {
+        let memory = UnsafeMutablePointer<any AppModule>.allocate(capacity: 1)
+        memory.initialize(to: module)
+        return memory
+    }
+
+    static func take(_ memory: UnsafeMutablePointer<any AppModule>) -> any AppModule {
+        defer { memory.deallocate() }
+        return memory.move()
+    }
 }
