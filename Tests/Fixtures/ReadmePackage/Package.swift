@@ -1,6 +1,7 @@
 // swift-tools-version: 6.3
-// The README's "Add a module" package, as written there (only the path to
-// SectionRegistry differs), built and run by ReadmeTests.
+// The README's "Add a module" package, built and run by ReadmeTests: its
+// registrations and targets as written there, plus event handlers and an
+// EventsApp that ReadmeTests also runs (and the path to SectionRegistry).
 import PackageDescription
 
 let sectionRegistry = Target.Dependency.product(name: "SectionRegistry", package: "SectionRegistry")
