@@ -9,14 +9,17 @@ struct WorkingModule: AppModule {
     let name: String
     let journal: Journal
     var work: @Sendable () async throws -> Void = { while true { try await Task.sleep(for: .seconds(60)) } }
+    /// Whether the work ends by cancellation when asked to drain
+    /// (`cancelOnDrain`); `false`: it hears nothing, and holds the drain.
+    var endsOnDrain = true
 
     func run(_ context: ModuleContext) async throws {
         journal.add("run \(name)")
         do {
-            try await work()
+            if endsOnDrain { try await context.cancelOnDrain(work) } else { try await work() }
             journal.add("returned \(name)")
         } catch {
-            journal.add(Task.isCancelled ? "cancelled \(name)" : "threw \(name)")
+            journal.add(error is CancellationError ? "cancelled \(name)" : "threw \(name)")
             throw error
         }
     }
@@ -27,11 +30,12 @@ struct WorkingModule: AppModule {
 }
 
 func working(
-    _ name: String, after: [String] = [], journal: Journal,
+    _ name: String, after: [String] = [], journal: Journal, endsOnDrain: Bool = true,
     work: (@Sendable () async throws -> Void)? = nil
 ) -> ModuleDescriptor {
     ModuleDescriptor(name: name, level: .feature, priority: 0, after: after, startsConcurrently: false) {
         var module = WorkingModule(name: name, journal: journal)
+        module.endsOnDrain = endsOnDrain
         if let work { module.work = work }
         return module
     }
@@ -110,7 +114,10 @@ struct Jammed: Error, CustomStringConvertible {
     @Test func aRunThatIgnoresItsCancellationIsCutOffAndItsModuleStillStops() async throws {
         let host = ModuleHost(registry: try declare([
             working("Deaf", journal: journal) { while true { await sleepIgnoringCancellation(.seconds(60)) } },
-        ]), configuration: testConfiguration { $0.stopTimeLimit = .milliseconds(100) })
+        ]), configuration: testConfiguration {
+            $0.drainTimeLimit = .milliseconds(100)
+            $0.stopTimeLimit = .milliseconds(100)
+        })
         try await host.launch()
         await journal.waitFor("run Deaf")
         let outcomes = await host.terminate()

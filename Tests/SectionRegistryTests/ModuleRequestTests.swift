@@ -84,13 +84,13 @@ func asking(
         let host = ModuleHost(registry: try declare([
             scripted("Store", level: .service, journal: journal),
             asking("Worker", journal: journal) { module in
-                module.work = { _ in
+                module.work = { context in
                     // A run begins during the launch: a terminate() then
                     // would cancel the launch. This one is for the running host.
                     _ = await box.value.waitUntilRunning()
                     try await Task.sleep(for: .milliseconds(round * 3))
                     _ = await box.value.terminate()
-                    try await Task.sleep(for: .seconds(60))  // until the shutdown cancels it
+                    try await context.cancelOnDrain { try await Task.sleep(for: .seconds(60)) }  // until the drain cancels it
                 }
             },
         ]), configuration: testConfiguration { $0.stopTimeLimit = Self.longLimit })

@@ -32,14 +32,23 @@ struct DrainingModule: AppModule {
             journal.add("ready \(name)")
             context.reportReady()
         }
-        await context.drainRequested()
-        journal.add("drain \(name)")
+        await context.servesUntilDrained()
+        // Asked to drain, or cancelled without being asked (a second stop).
+        journal.add(context.life.isDrainRequested ? "drain \(name)" : "cancelled \(name)")
         try await drain()
         journal.add("drained \(name)")
     }
 
     func stop(_ context: ModuleContext) async throws {
         journal.add("stop \(name)")
+    }
+}
+
+extension ModuleContext {
+    /// What a server does, with the public API: serves until the host asks
+    /// it to drain.
+    func servesUntilDrained() async {
+        try? await cancelOnDrain { try await Task.sleep(for: .seconds(3600)) }
     }
 }
 

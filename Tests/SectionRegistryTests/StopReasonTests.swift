@@ -48,7 +48,7 @@ import Glibc
                 module.work = { context in
                     _ = await box.value.waitUntilRunning()
                     context.requestShutdown()
-                    try await Task.sleep(for: .seconds(3600))
+                    await context.servesUntilDrained()
                 }
             }]
         }

@@ -15,15 +15,18 @@ struct Audit: AppModule {
     }
 
     /// Long-running work: a checkpoint of the trail every 5 seconds, for as
-    /// long as the app runs. Shutdown cancels the task, so the sleep throws
-    /// `CancellationError` and the loop ends; then `stop` is called.
+    /// long as the app runs. It ends by cancellation, so it says so: at
+    /// shutdown `cancelOnDrain` cancels the loop in its turn, the sleep
+    /// throws `CancellationError`, and the run ends; then `stop` is called.
     func run(_ context: ModuleContext) async throws {
-        var checkpoints = 0
-        defer { context.log("    Audit: checkpointer ended after \(checkpoints) checkpoints") }
-        while true {
-            try await Task.sleep(for: .seconds(5))
-            checkpoints += 1
-            context.log("    Audit: checkpoint \(checkpoints)")
+        try await context.cancelOnDrain {
+            var checkpoints = 0
+            defer { context.log("    Audit: checkpointer ended after \(checkpoints) checkpoints") }
+            while true {
+                try await Task.sleep(for: .seconds(5))
+                checkpoints += 1
+                context.log("    Audit: checkpoint \(checkpoints)")
+            }
         }
     }
 

@@ -61,11 +61,12 @@ public struct HostConfiguration: Sendable {
     /// How long the whole drain may take: 30 seconds by default, what
     /// Kubernetes gives a pod between SIGTERM and SIGKILL. At shutdown (and
     /// for ``ModuleHost/remove(_:)`` and ``ModuleHost/unload(plugin:)``) the
-    /// `run`s that watch for it are asked to finish, one after the other in
-    /// reverse start order; past this limit, those still running are
-    /// cancelled (each reported ``HookOutcome/Result/timedOut``: the
-    /// shutdown is not clean) and have ``stopTimeLimit`` to return. See
-    /// <doc:Lifecycle>.
+    /// `run`s are asked to finish, one after the other in reverse start
+    /// order; past this limit, those still running are cancelled (each
+    /// reported ``HookOutcome/Result/timedOut``, the one that held the drain
+    /// named with the fix: the shutdown is not clean) and have
+    /// ``stopTimeLimit`` to return. A module reads it from
+    /// ``ModuleContext/drainTimeLimit``. See <doc:Lifecycle>.
     public var drainTimeLimit: Duration = .seconds(30)
     /// How long each module may take to reload: 10 seconds by default. Past
     /// it, the reload hook is cancelled and ``ModuleHost/reload()`` goes on
@@ -77,6 +78,12 @@ public struct HostConfiguration: Sendable {
     /// limit is cancelled and fails the launch (and is not stopped: it never
     /// said it started).
     public var startTimeLimit: Duration? = nil
+    /// How long the `run` of a module that declares
+    /// ``AppModule/runReportsReady`` has, from its start, to call
+    /// ``ModuleContext/reportReady()``: 30 seconds by default; `nil` waits
+    /// as long as it takes (a stop still interrupts it). Past it the launch
+    /// fails, naming the module, and its `run` is ended first.
+    public var readinessTimeLimit: Duration? = .seconds(30)
     /// How long ``ModuleHost/gather(_:)`` waits for a module's answer, unless
     /// the event sets ``ModuleEvent/answerTimeLimit``: 5 seconds by default.
     /// Past it, the answer is ``EventOutcome/timedOut`` and the handler is

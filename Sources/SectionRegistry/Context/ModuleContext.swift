@@ -134,40 +134,97 @@ public struct ModuleContext: Sendable {
 
     // MARK: Long-running work
 
-    /// Whether the host has asked this module's ``AppModule/run(_:)`` to
-    /// finish: its graceful shutdown (see <doc:Lifecycle>). Reading it costs
-    /// one lock; a `run` that never looks pays nothing.
-    public var isDrainRequested: Bool {
-        life.isDrainRequested
-    }
-
-    /// Returns once the host asks this module's `run` to finish (at once if
-    /// it has), or when the calling task is cancelled.
+    /// Runs `operation`, and calls `handler` once if the host asks this
+    /// module's ``AppModule/run(_:)`` to finish (to drain) while `operation`
+    /// runs; at once if it has asked already. Never called after `operation`
+    /// returned: the handler's scope is the call, as with
+    /// swift-service-lifecycle's `withGracefulShutdownHandler`.
+    ///
+    /// The library's one way to hear the drain. Under the `ServiceLifecycle`
+    /// trait, swift-service-lifecycle's `gracefulShutdown()`,
+    /// `withGracefulShutdownHandler` and `cancelWhenGracefulShutdown` inside
+    /// a `run` hear the same request, so a plain `try await app.run()`
+    /// (Hummingbird) drains with nothing else written.
     ///
     /// ```swift
     /// func run(_ context: ModuleContext) async throws {
-    ///     try await server.start()
-    ///     await context.drainRequested()
-    ///     try await server.finishInFlightRequests()
+    ///     try await context.withDrainHandler {
+    ///         try await server.serve()              // returns once shut down
+    ///     } onDrain: {
+    ///         server.beginGracefulShutdown()        // finish what is in flight
+    ///     }
     /// }
     /// ```
-    public func drainRequested() async {
-        await life.drainRequested()
+    public func withDrainHandler<T, Failure: Error>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ operation: () async throws(Failure) -> T,
+        onDrain handler: @escaping @Sendable () -> Void
+    ) async throws(Failure) -> T {
+        try await life.withDrainHandler(operation, onDrain: handler)
     }
 
-    /// Calls `handler` once, when the host asks this module's `run` to
-    /// finish; at once, in this call, if it has. For a `run` that awaits
-    /// something else, such as a server's `run()`.
-    public func onDrainRequest(_ handler: @escaping @Sendable () -> Void) {
-        life.onDrainRequest(handler)
+    /// Runs `operation` in a child task that is cancelled when the host asks
+    /// this module's `run` to finish: the one line a `run` that ends by
+    /// cancellation (a loop that ticks) writes, so that it ends at once in
+    /// its turn instead of holding the shutdown to
+    /// ``HostConfiguration/drainTimeLimit``. The shape of
+    /// swift-service-lifecycle's `cancelWhenGracefulShutdown`.
+    ///
+    /// A `CancellationError` that `operation` throws once the drain was
+    /// asked for ends the `run` cleanly; the host does not count it as a
+    /// failure.
+    ///
+    /// ```swift
+    /// func run(_ context: ModuleContext) async throws {
+    ///     try await context.cancelOnDrain {
+    ///         while true {
+    ///             try await Task.sleep(for: .seconds(1))
+    ///             await cache.expireOldEntries()
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    public func cancelOnDrain<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: DrainRace<T>.self) { group in
+            group.addTask { .ended(try await operation()) }
+            group.addTask {
+                await life.drainRequested()
+                return .drainRequested
+            }
+            defer { group.cancelAll() }
+            while true {
+                // Once the drain is asked for, the operation is cancelled,
+                // and its own end (a value, or what it throws) is the answer.
+                switch try await group.next() {
+                case .ended(let value): return value
+                case .drainRequested: group.cancelAll()
+                case nil: throw CancellationError()
+                }
+            }
+        }
     }
+
+    /// How long the whole drain may take (``HostConfiguration/drainTimeLimit``):
+    /// for a library with a shutdown limit of its own (Vapor's
+    /// `shutdownTimeout`), which should end before the host's.
+    public var drainTimeLimit: Duration { host.configuration.drainTimeLimit }
 
     /// Tells the host that this module's `run` is ready: its server has
-    /// bound its port, its client is connected. Only counts for a module
-    /// whose ``AppModule/runReportsReady`` is `true`: the host is running
-    /// once every such `run` has called it. Later calls change nothing.
+    /// bound its port, its client is connected. Counts for a module that
+    /// declares ``AppModule/runReportsReady``: the modules after it start,
+    /// and the host is running, only once it has called this. Called by a
+    /// module that does not declare it, it changes nothing and the host
+    /// logs a warning naming the module. Later calls change nothing.
     public func reportReady() {
-        life.reportReady()
+        guard life.reportReady() else { return }
+        host.log(.warning, "SectionRegistry: module '\(moduleName)' called context.reportReady(), but does not declare "
+            + "`var runReportsReady: Bool { true }`: the host did not wait for it, and the modules after it may have started "
+            + "before it was ready. Declare it, or remove the call.", module: moduleName)
     }
 }
 
+/// Which of ``ModuleContext/cancelOnDrain(_:)``'s two tasks ended.
+private enum DrainRace<T: Sendable>: Sendable {
+    case ended(T)
+    case drainRequested
+}

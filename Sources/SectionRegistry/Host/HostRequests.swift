@@ -41,6 +41,14 @@ final class HostRequests: Sendable {
     }
 
     private struct State {
+        /// Whether the host is stopping `run`: a shutdown has begun, or the
+        /// current request waits for it to end.
+        func isStopping(_ run: ModuleLife) -> Bool {
+            if shutdown.begun { return true }
+            guard case .runs(let runs) = waitingFor else { return false }
+            return runs.contains { $0.module.life === run }
+        }
+
         var queue: [Request] = []
         var engineRunning = false
         var current: Request?
@@ -88,13 +96,21 @@ final class HostRequests: Sendable {
     // MARK: The queue
 
     /// Queues `request`; `startEngine` is called when no engine runs.
-    func submit(_ request: Request, startEngine: () -> Void) {
-        let start = state.withLock { state in
+    ///
+    /// - Returns: `false`, and nothing is queued, when the request comes
+    ///   from a `run` the host is stopping: a shutdown has begun, or the
+    ///   current request waits for that `run` to end. Decided under the
+    ///   lock that ``waitsFor(endingRuns:)`` takes, so a request is either
+    ///   refused or among ``waitingRuns``, never waited for by its own run.
+    func submit(_ request: Request, startEngine: () -> Void) -> Bool {
+        let (accepted, start) = state.withLock { state -> (Bool, Bool) in
+            if let run = request.callerRun, request.kind != .terminate, state.isStopping(run) { return (false, false) }
             state.queue.append(request)
             defer { state.engineRunning = true }
-            return !state.engineRunning
+            return (true, !state.engineRunning)
         }
         if start { startEngine() }
+        return accepted
     }
 
     /// The engine's next request, made current; `nil` (and the engine

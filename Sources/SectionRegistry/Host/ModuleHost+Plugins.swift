@@ -45,7 +45,7 @@ extension ModuleHost {
     /// - Returns: the names of the modules started, in start order.
     @discardableResult
     public func load(plugin path: String) async throws(HostError) -> [String] {
-        try await perform(.load, refused: .failure(HostError.calledFromHook("load(plugin:)").of(plugin: path))) { host, id in
+        try await perform(.load, "load(plugin:)", refused: { .failure($0.of(plugin: path)) }) { host, id in
             await host.loadNow(plugin: path, request: id)
         }.get()
     }
@@ -75,7 +75,7 @@ extension ModuleHost {
     ///
     /// - Returns: the names of the modules started, in start order.
     func load(_ modules: [ModuleDescriptor], from path: String) async throws(HostError) -> [String] {
-        try await perform(.load, refused: .failure(HostError.calledFromHook("load(plugin:)").of(plugin: path))) { host, id -> Result<[String], HostError> in
+        try await perform(.load, "load(plugin:)", refused: { .failure($0.of(plugin: path)) }) { host, id -> Result<[String], HostError> in
             do throws(HostError) {
                 return .success(try await host.bringUp(modules, from: path, request: id).started)
             } catch {
@@ -142,7 +142,7 @@ extension ModuleHost {
     ///   of other plugins come after its modules (nothing is stopped).
     @discardableResult
     public func unload(plugin path: String) async throws(HostError) -> [HookOutcome] {
-        try await perform(.unload, refused: .failure(HostError.calledFromHook("unload(plugin:)").of(plugin: path))) { host, _ in
+        try await perform(.unload, "unload(plugin:)", refused: { .failure($0.of(plugin: path)) }) { host, _ in
             await host.unloadNow(plugin: path)
         }.get()
     }

@@ -172,37 +172,46 @@ public actor ModuleHost {
     /// Queues a request and waits for its result. The caller's cancellation
     /// reaches the request (``HostRequests/cancel(_:_:)``), never the engine.
     ///
-    /// Asked from a hook of the request under way (or a handler such a hook
-    /// calls), the request would wait for itself: `refused` is returned at
-    /// once instead. Asked from a module's `run`, the engine knows it, and
-    /// never waits for that `run` to end while it performs the request.
+    /// A request that would wait for itself is answered at once with
+    /// `refused(error)`: asked from a hook of the request under way (or a
+    /// handler such a hook calls), ``HostError/Code/calledFromHook``; asked
+    /// from a module's `run` while the host stops that `run` (a shutdown,
+    /// or its removal), ``HostError/Code/stopping``. Asked from a `run`
+    /// before that, the engine knows it, and never waits for that `run` to
+    /// end while it performs the request.
     ///
     /// The answer is any value, not only a `Result`: a launch answers with
     /// its error or `nil`, because a `Result<Void, HostError>` looks up
     /// `HostError: Error` in every image's conformance records the first
     /// time a process makes one.
     nonisolated func perform<Answer: Sendable>(
-        _ kind: HostRequests.Kind,
-        refused: @autoclosure @Sendable () -> Answer,
+        _ kind: HostRequests.Kind, _ name: @autoclosure () -> String,
+        refused: @Sendable (HostError) -> Answer,
         _ body: @escaping @Sendable (isolated ModuleHost, _ request: Int) async -> Answer
     ) async -> Answer {
-        guard !requests.calledFromEngine else { return refused() }
+        guard !requests.calledFromEngine else { return refused(.calledFromHook(name())) }
         let id = requests.makeID()
         let callerRun = requests.callingRun
-        return await withTaskCancellationHandler {
-            await suspend { continuation in
-                submit(id, kind, callerRun: callerRun) { host in continuation.resume(returning: await body(host, id)) }
+        let queued = await withTaskCancellationHandler {
+            await suspend { (continuation: Waiter<Answer?>) in
+                let accepted = submit(id, kind, callerRun: callerRun) { host in continuation.resume(returning: await body(host, id)) }
+                if !accepted { continuation.resume(returning: nil) }
             }
         } onCancel: {
             requests.cancel(id, kind)
         }
+        return queued ?? refused(.stopping(name(), module: callerRun?.moduleName ?? ""))
     }
 
     /// Queues a request nobody waits for.
+    ///
+    /// - Returns: `false`, and nothing is queued, if `callerRun` is a `run`
+    ///   the host is stopping.
+    @discardableResult
     nonisolated func submit(
         _ id: Int, _ kind: HostRequests.Kind, callerRun: ModuleLife? = nil,
         _ body: @escaping @Sendable (isolated ModuleHost) async -> Void
-    ) {
+    ) -> Bool {
         requests.submit(HostRequests.Request(id: id, kind: kind, callerRun: callerRun, perform: body)) {
             // Whoever queued the first request, the engine is nobody's hook
             // and nobody's run: its task says it is the engine.
@@ -253,7 +262,7 @@ public actor ModuleHost {
     /// cancellation, and ``HostError`` (``HostError/Code/cancelled``) is
     /// thrown.
     public func launch() async throws(HostError) {
-        let failure = await perform(.launch, refused: HostError.calledFromHook("launch()")) { host, id in await host.launchNow(request: id) }
+        let failure = await perform(.launch, "launch()", refused: { $0 }) { host, id in await host.launchNow(request: id) }
         if let failure { throw failure }
     }
 
@@ -349,6 +358,10 @@ public actor ModuleHost {
             // A run that failed before it was ready: its start hook
             // returned, so the module is stopped again like the others.
             case .failed where startRecords.error(at: position) is RunFailure: started.append(module)
+            // Over the start limit while it waited for its run's readiness:
+            // its start hook returned and its run goes on, so it is ended
+            // and stopped with the others.
+            case .timedOut where hasBegunRun(module): started.append(module)
             case .failed, .timedOut, .cutOff, .skipped: continue
             }
         }
@@ -397,9 +410,14 @@ public actor ModuleHost {
                 return .failed(module: phase.modules[position].name, phase: phase.phase, error: error)
             case .timedOut:
                 let limit = configuration.startTimeLimit ?? .zero
-                let module = phase.modules[position].name
-                return .failed(module: module, phase: phase.phase,
-                               error: HostError.timeLimitExceeded(module, in: phase.phase, limit: limit))
+                let module = phase.modules[position]
+                if phase.phase == .start, hasBegunRun(module) {
+                    // The start hook returned: the wait for its run's
+                    // readiness is what ran out.
+                    return .failed(module: module.name, phase: .run, error: ReadinessTimedOut(limit: limit, setting: "startTimeLimit"))
+                }
+                return .failed(module: module.name, phase: phase.phase,
+                               error: HostError.timeLimitExceeded(module.name, in: phase.phase, limit: limit))
             case .cutOff:
                 return .cancelled
             }
@@ -439,12 +457,17 @@ public actor ModuleHost {
             self?.runFailed(outcome)
         }
         runs.withLock { $0.append(run) }
-        guard module.instance.runReportsReady else { return }
+        guard module.reportsReadiness else { return }
         do {
-            try await run.ready()
+            try await run.ready(within: configuration.readinessTimeLimit)
         } catch {
             throw RunFailure(error: error)
         }
+    }
+
+    /// Whether `module`'s `run` has begun: its start hook returned.
+    private func hasBegunRun(_ module: HostedModule) -> Bool {
+        module.hasRunHook && runs.withLock { runs in runs.contains { $0.module === module } }
     }
 
     /// The `run`s of `modules` join the running host: from now on a failure
@@ -466,8 +489,8 @@ public actor ModuleHost {
     /// once. A `run` that waits for a request (this one, or one queued) is
     /// cancelled but not waited for: it cannot return before its answer.
     ///
-    /// - Returns: the `run`s that did not end cleanly.
-    func endRuns(of modules: [HostedModule]) async -> [HookOutcome] {
+    /// - Returns: how the `run`s that did not end cleanly ended.
+    func endRuns(of modules: [HostedModule]) async -> ModuleRun.Ending {
         var order = [Int](repeating: -1, count: (modules.map(\.position).max() ?? -1) + 1)
         for (index, module) in modules.enumerated() { order[module.position] = index }
         let stops = { (run: ModuleRun) in run.module.position < order.count && order[run.module.position] >= 0 }
@@ -475,10 +498,17 @@ public actor ModuleHost {
             defer { runs.removeAll(where: stops) }
             return runs.filter(stops)
         }.sorted { order[$0.module.position] < order[$1.module.position] }
-        guard !ending.isEmpty else { return [] }
+        guard !ending.isEmpty else { return ModuleRun.Ending() }
         requests.waitsFor(endingRuns: ending)
-        return await ModuleRun.end(ending, drainDeadline: .now + configuration.drainTimeLimit, cancelLimit: configuration.stopTimeLimit,
-                                   notAwaited: requests.waitingRuns)
+        let limit = configuration.drainTimeLimit
+        return await ModuleRun.end(ending, drainDeadline: .now + limit, cancelLimit: configuration.stopTimeLimit,
+                                   notAwaited: requests.waitingRuns, isCutShort: { [requests] in requests.shutdown.isCutShort }) { [shared] run in
+            shared.log(.warning, "SectionRegistry: module '\(run.module.name)' did not finish its run within the drain limit (\(limit)) "
+                + "after it was asked to: it and every run not yet drained are cancelled, and the shutdown is not clean. A run that ends by "
+                + "cancellation says so: `try await context.cancelOnDrain { ... }`; one that serves returns once asked "
+                + "(context.withDrainHandler, or its library's graceful shutdown under the ServiceLifecycle trait). Or raise "
+                + "HostConfiguration.drainTimeLimit.", module: run.module.name)
+        }
     }
 
     // MARK: Reload, removal, shutdown
@@ -491,13 +521,15 @@ public actor ModuleHost {
     /// and the one running is cancelled and cut off at once.
     @discardableResult
     public func reload() async -> [HookOutcome] {
-        await perform(.reload, refused: .success(refusedReload())) { host, id in Result<_, Never>.success(await host.reloadNow(request: id)) }.get()
+        await perform(.reload, "reload()", refused: { .success(refusedReload($0)) }) { host, id in
+            Result<_, Never>.success(await host.reloadNow(request: id))
+        }.get()
     }
 
-    /// A reload asked from a hook of the request under way: it would wait
-    /// for itself. Nothing is reloaded; the log says why.
-    private nonisolated func refusedReload() -> [HookOutcome] {
-        shared.log(.warning, "SectionRegistry: \(HostError.calledFromHook("reload()").message); nothing was reloaded")
+    /// A reload that would wait for itself (see ``perform(_:_:refused:_:)``).
+    /// Nothing is reloaded; the log says why.
+    private nonisolated func refusedReload(_ error: HostError) -> [HookOutcome] {
+        shared.log(.warning, "SectionRegistry: \(error.message); nothing was reloaded")
         return []
     }
 
@@ -516,7 +548,7 @@ public actor ModuleHost {
     ///   come after it.
     @discardableResult
     public func remove(_ name: String) async throws(HostError) -> HookOutcome {
-        try await perform(.remove, refused: .failure(.calledFromHook("remove(\"\(name)\")"))) { host, _ in await host.removeNow(name) }.get()
+        try await perform(.remove, "remove(\"\(name)\")", refused: { .failure($0) }) { host, _ in await host.removeNow(name) }.get()
     }
 
     private func removeNow(_ name: String) async -> Result<HookOutcome, HostError> {

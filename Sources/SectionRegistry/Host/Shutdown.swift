@@ -159,6 +159,6 @@ extension ModuleHost {
         for (module, record) in zip(modules, records.hooks) where !record.ended {
             shared.forget(module.life)  // skipped: not forgotten by the runner
         }
-        return runs + Self.outcomes(of: phase, records)
+        return runs.outcomes() + Self.outcomes(of: phase, records)
     }
 }

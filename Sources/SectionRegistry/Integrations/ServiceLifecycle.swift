@@ -6,7 +6,7 @@ import ServiceLifecycle
 import ServiceLifecycleTestKit
 #endif
 
-/// Runs a module's `run` body so that swift-service-lifecycle's
+/// Runs every module's `run` body so that swift-service-lifecycle's
 /// `gracefulShutdown()`, `cancelWhenGracefulShutdown` and
 /// `withGracefulShutdownHandler` inside it see the host's drain request for
 /// this module (`life`), and only that: a `try await app.run()` (Hummingbird)
@@ -36,8 +36,7 @@ import ServiceLifecycleTestKit
 func withDrainAsGracefulShutdown(_ life: ModuleLife, _ body: @escaping @Sendable () async throws -> Void) async throws {
     #if ServiceLifecycle
     try await testGracefulShutdown { trigger in
-        life.onDrainRequest { trigger.triggerGracefulShutdown() }
-        try await body()
+        try await life.withDrainHandler(body) { trigger.triggerGracefulShutdown() }
     }
     #else
     try await body()

@@ -8,6 +8,9 @@ final class HostedModule: Sendable {
     let position: Int
     /// Whether it has long-running work: an ``AppModule/run(_:)`` of its own.
     let hasRunHook: Bool
+    /// Whether its `run` reports readiness (``AppModule/runReportsReady``):
+    /// the modules after it wait for it.
+    let reportsReadiness: Bool
     /// Its name, decoded once (the context's): a linked descriptor decodes
     /// its record's bytes on every call, and every hook's report names it.
     let name: String
@@ -18,6 +21,8 @@ final class HostedModule: Sendable {
         self.context = context
         self.position = position
         self.hasRunHook = instance._hasRunHook
+        self.reportsReadiness = hasRunHook && instance.runReportsReady
+        if reportsReadiness { context.life.expectReadiness() }
         self.name = context.moduleName
     }
 

@@ -47,19 +47,14 @@ final class ModuleRun: Sendable {
         task = Task {
             let result: HookOutcome.Result? = await RequestOrigin.$current.withValue(origin) {
                 do {
-                    // Only a run that says it drains sees the request as
-                    // another library's graceful shutdown: the others pay
-                    // nothing, and end by cancellation as they were written to.
-                    if module.instance.runDrains {
-                        try await bridge(module.life) { try await module.run(.run) }
-                    } else {
-                        try await module.run(.run)
-                    }
+                    try await bridge(module.life) { try await module.run(.run) }
                     return .completed
-                } catch where !Task.isCancelled {
-                    return .failed(error)
+                } catch where Task.isCancelled || (error is CancellationError && module.life.isDrainRequested) {
+                    // It gave way to its cancellation, or to the drain
+                    // (cancelOnDrain): that is how a run ends.
+                    return nil
                 } catch {
-                    return nil  // it gave way to its cancellation: that is how a run ends
+                    return .failed(error)
                 }
             }
             let (waiter, joined) = state.withLock { state in
@@ -90,17 +85,33 @@ final class ModuleRun: Sendable {
     }
 
     /// Waits until the `run` reports it is ready (its module's
-    /// ``AppModule/runReportsReady``), or ends; the caller's cancellation
-    /// ends the wait too.
+    /// ``AppModule/runReportsReady``), or ends, or `limit` passes; the
+    /// caller's cancellation ends the wait too.
     ///
-    /// - Throws: what it threw if it failed first, or
-    ///   ``RunEndedBeforeReady`` if it returned first.
-    func ready() async throws {
-        await module.life.ready()
-        guard !module.life.isReady else { return }
-        let ended = state.withLock { $0.endedDuringLaunch }
+    /// - Throws: what it threw if it failed first, ``RunEndedBeforeReady``
+    ///   if it returned first, ``ReadinessTimedOut`` past `limit`.
+    func ready(within limit: Duration?) async throws {
+        let life = module.life
+        let timedOut = await withTaskGroup(of: Bool.self) { group in
+            if let limit {
+                group.addTask {
+                    guard (try? await Task.sleep(for: limit)) != nil else { return false }
+                    life.endReadinessWait()
+                    return true
+                }
+            }
+            await life.ready()
+            group.cancelAll()
+            return await group.next() ?? false
+        }
+        guard !life.isReady else { return }
+        // A run that will not be ready goes no further: the failed launch
+        // ends it before it stops what it uses.
+        task.cancel()
+        let ended = state.withLock { $0.ended ? $0.endedDuringLaunch : .some(.completed) }
         switch ended {
         case .failed(let error): throw error
+        case .some where timedOut: throw ReadinessTimedOut(limit: limit ?? .zero)
         case .some: throw RunEndedBeforeReady(module: module.name)
         case nil: return  // cancelled: the launch is interrupted and says so
         }
@@ -119,66 +130,84 @@ final class ModuleRun: Sendable {
 
     /// Ends `runs`, given in reverse start order, and waits for them.
     ///
-    /// Each `run` that drains (``AppModule/runDrains``, or it looked for the
-    /// request: ``ModuleLife/observesDrain``) is asked to finish, and waited for,
-    /// before the one before it is asked: a server drains while the client
-    /// it needs still runs. A `run` that does not watch is cancelled in its
-    /// turn: cancellation is how it was written to end. Past
-    /// `drainDeadline`, every `run` still running is cancelled and has until
-    /// `cancelLimit` after that. A run of a module in `notAwaited` is
+    /// Each `run` is asked to finish (to drain), and waited for, before the
+    /// one before it is asked: a server drains while the client it needs
+    /// still runs. Past `drainDeadline`, every `run` still running is
+    /// cancelled and has until `cancelLimit` after that; the one that held
+    /// the drain is named, with the fix (`heldTheDrain`). A second stop
+    /// (`isCutShort`) ends the drain at once: the `run`s not yet asked are
+    /// cancelled without being asked. A run of a module in `notAwaited` is
     /// cancelled but not waited for: it waits for a request of its own.
     ///
-    /// - Returns: the `run`s that did not end cleanly: drained past the
-    ///   deadline and cancelled (``HookOutcome/Result/timedOut``, timed from
-    ///   the start of the drain), or never ended at all
-    ///   (``HookOutcome/Result/cutOff``). A run cancelled by a second stop
-    ///   that ended then is no outcome of its own: the stop hooks that stop
-    ///   skips say the shutdown was cut short.
+    /// One timer for the whole drain, and one for the cancellations after
+    /// it: a drain of a thousand `run`s arms two, not a thousand.
+    ///
+    /// - Returns: the `run`s that did not end cleanly (see ``Ending``).
     static func end(
-        _ runs: [ModuleRun], drainDeadline: ContinuousClock.Instant, cancelLimit: Duration, notAwaited: [ModuleLife]
-    ) async -> [HookOutcome] {
+        _ runs: [ModuleRun], drainDeadline: ContinuousClock.Instant, cancelLimit: Duration, notAwaited: [ModuleLife],
+        isCutShort: @escaping @Sendable () -> Bool, heldTheDrain: @Sendable (ModuleRun) -> Void
+    ) async -> Ending {
         let drainStart = MonotonicInstant.now
-        var outcomes: [HookOutcome] = []
-        var drainedTooLong: [ModuleRun] = []
-        var remaining = runs[...]
-        while let run = remaining.first, ContinuousClock.now < drainDeadline, !run.isCutOff {
-            remaining = remaining.dropFirst()
-            if run.isIn(notAwaited) {
-                run.task.cancel()
-            } else if run.drains {
+        var next = runs.startIndex
+        var heldBy: ModuleRun?
+        await RunWatch.until(drainDeadline) { watch in
+            while next < runs.endIndex, !watch.isExpired, !isCutShort(), !runs[next].isCutOff {
+                let run = runs[next]
+                if run.isIn(notAwaited) {
+                    run.task.cancel()
+                    next += 1
+                    continue
+                }
                 run.module.life.requestDrain()
-                if await !run.waitForEnd(until: drainDeadline) { drainedTooLong.append(run) }
-            } else {
-                run.task.cancel()
-                if await !run.waitForEnd(until: .now + cancelLimit) { outcomes.append(run.outcome(.cutOff, since: run.start)) }
+                guard await run.waitForEnd(watch) else {
+                    if !run.isCutOff, !isCutShort() { heldBy = run }
+                    return
+                }
+                next += 1
             }
         }
         // Past the deadline, or cut short: what still runs is cancelled. A
-        // run that watches for the drain and had to be cancelled did not
-        // end cleanly, asked already or not.
-        let unasked = remaining.filter { !$0.isIn(notAwaited) }
-        drainedTooLong += unasked.filter(\.drains)
-        let late = drainedTooLong + unasked.filter { !$0.drains }
+        // run past the deadline did not end cleanly, asked already or not.
+        let late = runs[next...].filter { !$0.isIn(notAwaited) }
+        if let heldBy { heldTheDrain(heldBy) }
         for run in late { run.task.cancel() }
-        let cancelDeadline = ContinuousClock.now + cancelLimit
-        for run in late {
-            if await !run.waitForEnd(until: cancelDeadline) {
-                outcomes.append(run.outcome(.cutOff, since: run.start))
-            } else if !run.isCutOff, drainedTooLong.contains(where: { $0 === run }) {
-                outcomes.append(run.outcome(.timedOut, since: drainStart))
+        let cutShort = isCutShort()
+        return await RunWatch.until(.now + cancelLimit) { watch in
+            var ending = Ending()
+            for run in late {
+                if await !run.waitForEnd(watch) {
+                    ending.unended.append(run)
+                } else if !cutShort, !run.isCutOff {
+                    ending.timedOut.append(run.outcome(.timedOut, since: drainStart))
+                }
             }
+            return ending
         }
-        return outcomes
+    }
+
+    /// How the `run`s that did not drain ended.
+    struct Ending: Sendable {
+        /// Drained past the deadline, then ended once cancelled.
+        var timedOut: [HookOutcome] = []
+        /// Not ended when the host stopped waiting for them.
+        var unended: [ModuleRun] = []
+
+        /// The `run`s that did not end cleanly: those past the deadline, and
+        /// those still running now, cut off. Asked once the stop hooks have
+        /// run (or been skipped): a `run` that ended in the meantime, as
+        /// one cancelled by a second stop does at once, is no outcome of
+        /// its own.
+        func outcomes() -> [HookOutcome] {
+            timedOut + unended.filter { !$0.hasEnded }.map { $0.outcome(.cutOff, since: $0.start) }
+        }
+    }
+
+    private var hasEnded: Bool {
+        state.withLock { $0.ended }
     }
 
     private func outcome(_ result: HookOutcome.Result, since start: MonotonicInstant) -> HookOutcome {
         HookOutcome(module: module.name, phase: .run, result: result, duration: start.duration(to: .now), start: start)
-    }
-
-    /// Whether it is asked to drain rather than cancelled: its module says
-    /// it drains, or it looked for the request.
-    private var drains: Bool {
-        module.instance.runDrains || module.life.observesDrain
     }
 
     private func isIn(_ modules: [ModuleLife]) -> Bool {
@@ -189,27 +218,68 @@ final class ModuleRun: Sendable {
         state.withLock { $0.cutOff }
     }
 
-    /// Whether the `run` has ended by `deadline`; `false` at once once cut off.
-    private func waitForEnd(until deadline: ContinuousClock.Instant) async -> Bool {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                try? await Task.sleep(until: deadline, clock: .continuous)
-                self.state.withLock { state -> Waiter<Void>? in
-                    defer { state.waiter = nil }
-                    return state.waiter
-                }?.resume()
-            }
+    /// Whether the `run` has ended before `watch` expired; `false` at once
+    /// once cut off.
+    fileprivate func waitForEnd(_ watch: RunWatch) async -> Bool {
+        if watch.watch(self) {
             await suspend { (continuation: Waiter<Void>) in
                 let now = state.withLock { state -> Bool in
-                    guard !state.ended, !state.cutOff, ContinuousClock.now < deadline else { return true }
+                    guard !state.ended, !state.cutOff, !watch.isExpired else { return true }
                     state.waiter = continuation
                     return false
                 }
                 if now { continuation.resume() }
             }
-            group.cancelAll()
         }
         return state.withLock { $0.ended }
+    }
+
+    /// Wakes the wait for this `run`: its timer ran out.
+    fileprivate func wake() {
+        state.withLock { state -> Waiter<Void>? in
+            defer { state.waiter = nil }
+            return state.waiter
+        }?.resume()
+    }
+}
+
+/// One timer for a wait of many `run`s one after the other: when it runs
+/// out, it wakes the wait under way, and every wait after it returns at once.
+private final class RunWatch: Sendable {
+    private let state = Locked<(expired: Bool, watched: ModuleRun?)>((false, nil))
+
+    var isExpired: Bool {
+        state.withLock { $0.expired }
+    }
+
+    /// Makes `run` the one waited for.
+    ///
+    /// - Returns: `false` if the timer has run out already.
+    func watch(_ run: ModuleRun) -> Bool {
+        state.withLock { state in
+            state.watched = run
+            return !state.expired
+        }
+    }
+
+    private func expire() {
+        state.withLock { state -> ModuleRun? in
+            state.expired = true
+            return state.watched
+        }?.wake()
+    }
+
+    /// Runs `body` with a watch that runs out at `deadline`.
+    static func until<T: Sendable>(_ deadline: ContinuousClock.Instant, _ body: (RunWatch) async -> T) async -> T {
+        let watch = RunWatch()
+        return await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
+                watch.expire()
+            }
+            defer { group.cancelAll() }
+            return await body(watch)
+        }
     }
 }
 
@@ -217,6 +287,17 @@ final class ModuleRun: Sendable {
 struct RunEndedBeforeReady: Error, CustomStringConvertible {
     let module: String
     var description: String {
-        "its run returned before it reported it is ready (call context.reportReady() once it is, or make runReportsReady false)"
+        "its run returned before it reported it is ready (call context.reportReady() once it is, or remove `var runReportsReady: Bool { true }`)"
+    }
+}
+
+/// A `run` that was to report it is ready did not within its limit.
+struct ReadinessTimedOut: Error, CustomStringConvertible {
+    let limit: Duration
+    /// The setting that gave the limit.
+    var setting = "readinessTimeLimit"
+    var description: String {
+        "its run did not report it is ready within \(limit) (HostConfiguration.\(setting)): it was ended with the launch. "
+            + "Call context.reportReady() once it serves, raise the limit, or remove `var runReportsReady: Bool { true }`"
     }
 }

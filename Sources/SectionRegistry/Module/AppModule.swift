@@ -58,53 +58,50 @@ public protocol AppModule: Sendable {
     /// ``runReportsReady``, the modules after it start, and the host is
     /// running, only once it called ``ModuleContext/reportReady()``.
     ///
-    /// It ends at shutdown, or when its module is removed or its plugin
-    /// unloaded, in one of two ways (<doc:Lifecycle> tells the whole
-    /// shutdown):
+    /// **How it ends: drained.** At shutdown (or when its module is removed
+    /// or its plugin unloaded) every `run` is asked to finish its work and
+    /// return, in reverse start order, each once the `run`s of the modules
+    /// after it have ended: a server finishes its requests in flight while
+    /// the database client it uses still runs. It hears the request through
+    /// ``ModuleContext/withDrainHandler(isolation:_:onDrain:)``, or, under
+    /// the `ServiceLifecycle` trait, as swift-service-lifecycle's graceful
+    /// shutdown: a plain `try await app.run()` (Hummingbird) or
+    /// `await client.run()` (PostgresNIO) drains with nothing else written.
+    /// A `run` that ends by cancellation (a loop that ticks) says so with
+    /// one line, ``ModuleContext/cancelOnDrain(_:)``, and then ends at once
+    /// in its turn. <doc:Lifecycle> tells the whole shutdown.
     ///
-    /// - **Drained**: the `run` of a module whose ``runDrains`` is `true`,
-    ///   or that looks for the request through its context
-    ///   (``ModuleContext/drainRequested()``, ``ModuleContext/onDrainRequest(_:)``,
-    ///   ``ModuleContext/isDrainRequested``), is asked to finish its work
-    ///   and return, in reverse start order, each once the `run`s of the
-    ///   modules after it have ended, all within
-    ///   ``HostConfiguration/drainTimeLimit``.
-    /// - **Cancelled**: a `run` that never looks is cancelled in its turn;
-    ///   so a loop of `try await Task.sleep(for:)` ends by itself. Past the
-    ///   drain limit, what still runs is cancelled too.
-    ///
-    /// Then the module's ``stop(_:)`` is called. A `run` that ignores its
-    /// cancellation for ``HostConfiguration/stopTimeLimit`` is reported cut
-    /// off, and its module still stops.
+    /// A `run` that has not returned within
+    /// ``HostConfiguration/drainTimeLimit`` (30 seconds by default) of the
+    /// start of the drain is cancelled, and the host says which, with the
+    /// fix; the shutdown is then unclean (exit status 3 under
+    /// ``ModuleHost/main(configuration:)``). Then the module's ``stop(_:)`` is
+    /// called. A `run` that ignores its cancellation for
+    /// ``HostConfiguration/stopTimeLimit`` is reported cut off, and its
+    /// module still stops.
     ///
     /// - A `run` that returns has finished its work; the module stays up
     ///   until shutdown.
-    /// - A `run` that throws while not cancelled is a failure: during the
-    ///   launch, the launch fails; afterwards, the host logs it, naming the
-    ///   module and the error, and shuts every module down;
-    ///   ``ModuleHost/run()`` then throws it and
-    ///   ``ModuleHost/main(configuration:)`` exits with status 1.
+    /// - A `run` that throws, other than a `CancellationError` once it was
+    ///   asked to finish or cancelled, is a failure: during the launch, the
+    ///   launch fails; afterwards, the host logs it, naming the module and
+    ///   the error, and shuts every module down; ``ModuleHost/run()`` then
+    ///   throws it and ``ModuleHost/main(configuration:)`` exits with
+    ///   status 1.
     ///
     /// Modules that do not write it cost nothing: no task is made for them.
     func run(_ context: ModuleContext) async throws -> RunResult
 
     /// Whether ``run(_:)`` tells the host when it is ready, with
-    /// ``ModuleContext/reportReady()``: then the host is running (its
-    /// status, ``ModuleHost/waitUntilRunning()``, the ``ready(_:)`` hooks)
-    /// only once it has, and a `run` that ends before it is a launch
-    /// failure. `false` by default.
+    /// ``ModuleContext/reportReady()``: then the modules after it start,
+    /// and the host is running (its status, ``ModuleHost/waitUntilRunning()``,
+    /// the ``ready(_:)`` hooks), only once it has. A `run` that ends before
+    /// it, or has not reported within ``HostConfiguration/readinessTimeLimit``
+    /// (30 seconds by default), fails the launch, naming the module; its
+    /// `run` is ended before anything it uses is stopped. `false` by
+    /// default; a report from a module that does not declare it is a
+    /// warning naming the module.
     var runReportsReady: Bool { get }
-
-    /// Whether ``run(_:)`` finishes its work and returns when the host asks
-    /// it to drain, rather than only when it is cancelled: a server that
-    /// finishes its requests in flight, a client that finishes its queries.
-    /// Then, at shutdown, it is asked and waited for (see ``run(_:)``);
-    /// under the `ServiceLifecycle` trait it sees the request as
-    /// swift-service-lifecycle's graceful shutdown, so a plain
-    /// `try await app.run()` (Hummingbird) or `await client.run()`
-    /// (PostgresNIO) drains. `false` by default: the `run` is cancelled in
-    /// its turn, unless it looks for the request through its context.
-    var runDrains: Bool { get }
 
     /// Re-reads configuration. A failure is reported and changes nothing else.
     nonisolated(nonsending) func reload(_ context: ModuleContext) async throws
@@ -138,7 +135,6 @@ extension AppModule {
     public nonisolated(nonsending) func reload(_ context: ModuleContext) async throws {}
     public nonisolated(nonsending) func stop(_ context: ModuleContext) async throws {}
     public var runReportsReady: Bool { false }
-    public var runDrains: Bool { false }
 }
 
 extension AppModule where RunResult == NoRunHook {

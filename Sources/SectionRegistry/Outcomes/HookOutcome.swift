@@ -51,6 +51,8 @@ public struct HookOutcome: Sendable, CustomStringConvertible {
     var resultDetail: String {
         let took = "\(duration.milliseconds) ms"
         switch result {
+        case .timedOut where phase == .run: return "did not return within the drain limit (\(took) from the start of the drain): cancelled"
+        case .cutOff where phase == .run: return "had not ended when the host stopped waiting (\(took)): cancelled and left behind"
         case .completed: return "completed in \(took)"
         case .failed(let error): return "failed after \(took): \(embedded(error))"
         case .timedOut: return "did not finish within its time limit (\(took)): cancelled and left behind"

@@ -87,6 +87,12 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
         /// waits for the hook): refused at once. ``HostError/reason`` names
         /// the request.
         case calledFromHook
+        /// A module's `run` asked for a request while the host stops that
+        /// very `run` (a shutdown, or its module's removal): the request
+        /// would wait for the stop, which waits for the `run`; refused at
+        /// once. The shutdown stops every module in its turn.
+        /// ``HostError/reason`` names the request.
+        case stopping
     }
 
     /// What went wrong.
@@ -162,6 +168,10 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
 
     package static func calledFromHook(_ request: String) -> HostError {
         HostError(.calledFromHook, reason: request)
+    }
+
+    static func stopping(_ request: String, module: String) -> HostError {
+        HostError(.stopping, module: module, reason: request)
     }
 
     package static func timeLimitExceeded(_ module: String, in phase: LifecyclePhase, limit: Duration) -> HostError {
@@ -257,7 +267,7 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
                 + "(it was removed, or its plugin unloaded); nothing was started: load '\(dependency ?? "")' again first"
         case .moduleFailed, .cancelled:
             return "plugin \(plugin) failed to launch: \(hostMessage)"
-        case .calledFromHook:
+        case .calledFromHook, .stopping:
             return "plugin \(plugin): \(hostMessage)"
         default:
             // invalidRegistry, invalidOrder: the registry error says what and how.
@@ -288,6 +298,10 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
             return "\(reason ?? "a request") was called from a hook of the launch, load, reload or stop under way: "
                 + "it would wait for that request, which waits for the hook; ask from the module's run or an event handler, "
                 + "or once the request under way has returned"
+        case .stopping:
+            return "\(reason ?? "a request") was asked by the run of module '\(name)' while the host stops that run "
+                + "(a shutdown, or its removal): refused at once, since it would wait for the run; "
+                + "every module is stopped in its turn, so the run may just finish and return"
         case .signalsInUse:
             return "another ModuleHost.run() in this process serves SIGTERM, SIGINT, SIGHUP, SIGUSR1 and SIGUSR2: "
                 + "set HostConfiguration.servesSignals to false for every host but one, and stop the others by cancelling the tasks that run them"

@@ -25,7 +25,10 @@ extension ModuleHost {
     ///
     /// **A stop the modules begin** (a module's
     /// ``ModuleContext/requestShutdown()``, or a `run` that failed)
-    /// cancels `work` in the same way: the host is stopping under it.
+    /// cancels `work` in the same way: the host is stopping under it. A
+    /// module's request is a normal shutdown: a `CancellationError` the
+    /// work throws then is no failure, and during the launch it ends the
+    /// launch as SIGTERM does, with status 0 (3 if unclean).
     ///
     /// **Exit status**:
     ///
@@ -75,8 +78,11 @@ extension ModuleHost {
                 do throws(HostError) {
                     try await self.launch()
                 } catch {
-                    if error.code == .cancelled, let status = stopReason?.signalExitStatus { return CommandEnding(status: status) }
-                    return CommandEnding(status: 1, message: "\(error)")
+                    guard error.code == .cancelled else { return CommandEnding(status: 1, message: "\(error)") }
+                    // Stopped during the launch: a signal's status, or a
+                    // normal shutdown (a module asked, terminate()).
+                    if let status = stopReason?.signalExitStatus { return CommandEnding(status: status) }
+                    return CommandEnding(status: error.rollback.contains(where: \.isFailure) ? 3 : 0)
                 }
                 let result = await command.run(within: configuration.cancelledWorkTimeLimit, watching: self) { try await work(self) }
                 if result == nil {
@@ -105,6 +111,11 @@ extension ModuleHost {
             return CommandEnding(status: 0)
         case .success(let status):
             return CommandEnding(status: status)
+        case .failure(let error) where error is CancellationError && stopReason != nil:
+            // Cancelled because the host stops (a module asked): a normal
+            // shutdown, as under ModuleHost.main().
+            if case .stopped(let failures) = final, !failures.isEmpty { return CommandEnding(status: 3) }
+            return CommandEnding(status: 0)
         case .failure(let error):
             return CommandEnding(status: 1, message: "\(error)")
         case nil:

@@ -63,7 +63,10 @@ extension ModuleHost {
                     _ = await self.waitUntilFinal()
                     return nil
                 } onCancel: {
-                    self.beginShutdown(.cancelled)
+                    // During a shutdown, a cancellation escalates as a
+                    // second signal does: a ServiceGroup past its
+                    // maximumGracefulShutdownDuration cancels its services.
+                    if !self.beginShutdown(.cancelled) { self.cutShutdownShort(.cancelled) }
                 }
             }
         }
@@ -94,7 +97,12 @@ extension ModuleHost {
     ) async throws(HostError) -> Result {
         let (signals, signalSink) = AsyncStream.makeStream(of: Int32.self)
         let stream = configuration.servesSignals
-            ? try SignalStream(SignalStream.served) { signalSink.yield($0) }
+            ? try SignalStream(SignalStream.served) { signalSink.yield($0) } replaced: { [shared] signal in
+                shared.log(.error, "SectionRegistry: \(signalName(signal)) no longer reaches the host: another library replaced its handler "
+                    + "(Vapor's app.execute() does). The host will not drain or stop its modules on \(signalName(signal)). Start that "
+                    + "library without its own signal handling (Vapor: app.server.start(address:) in a module's run, see Servers.md), "
+                    + "or set HostConfiguration.servesSignals to false and stop the host yourself.")
+            }
             : nil
         defer { stream?.close() }
         return await withTaskGroup(of: Void.self) { group in

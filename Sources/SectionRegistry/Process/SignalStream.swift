@@ -20,10 +20,15 @@ struct SignalStream {
     private let writeEnd: Int32
 
     /// Takes over `signals` until ``close()``; `deliver` gets each one, on a
-    /// thread of the stream's.
+    /// thread of the stream's. `replaced` is called, once a signal, when
+    /// another library replaces the handler of one (Vapor's
+    /// `app.execute()` does): the process would otherwise go deaf to it
+    /// without a word. The stream looks once a second.
     ///
     /// - Throws: ``HostError/Code/signalsInUse`` if another stream has them.
-    init(_ signals: [Int32], deliver: @escaping @Sendable (Int32) -> Void) throws(HostError) {
+    init(
+        _ signals: [Int32], deliver: @escaping @Sendable (Int32) -> Void, replaced: @escaping @Sendable (Int32) -> Void = { _ in }
+    ) throws(HostError) {
         self.signals = signals
         var ends: [Int32] = [-1, -1]
         precondition(pipe(&ends) == 0, "SectionRegistry: cannot make the signal pipe (errno \(errno))")
@@ -38,7 +43,12 @@ struct SignalStream {
         // A thread of its own, not Dispatch's: Dispatch's Swift overlay
         // is a library more to load and relocate, which a command-line
         // tool pays at every start.
-        let reader = SignalReader(readEnd: readEnd, signals: signals, deliver: deliver)
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = forwardingHandler
+        action.sa_flags = SA_RESTART
+        sigemptyset(&action.sa_mask)
+        for signalNumber in signals { sigaction(signalNumber, &action, nil) }
+        let reader = SignalReader(readEnd: readEnd, signals: signals, deliver: deliver, replaced: replaced)
         var thread = pthread_t()
         let context = Unmanaged.passRetained(reader).toOpaque()
         precondition(pthread_create(&thread, nil, { context in
@@ -46,11 +56,6 @@ struct SignalStream {
             return nil
         }, context) == 0, "SectionRegistry: cannot start the signal thread (errno \(errno))")
         pthread_detach(thread)
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = forwardToSignalPipe
-        action.sa_flags = SA_RESTART
-        sigemptyset(&action.sa_mask)
-        for signalNumber in signals { sigaction(signalNumber, &action, nil) }
     }
 
     /// Stops listening and restores each signal's default action.
@@ -67,11 +72,31 @@ private final class SignalReader {
     let readEnd: Int32
     let signals: [Int32]
     let deliver: @Sendable (Int32) -> Void
+    let replaced: @Sendable (Int32) -> Void
+    /// The signals whose replaced handler was reported already.
+    private var reported: [Int32] = []
 
-    init(readEnd: Int32, signals: [Int32], deliver: @escaping @Sendable (Int32) -> Void) {
+    init(readEnd: Int32, signals: [Int32], deliver: @escaping @Sendable (Int32) -> Void, replaced: @escaping @Sendable (Int32) -> Void) {
         self.readEnd = readEnd
         self.signals = signals
         self.deliver = deliver
+        self.replaced = replaced
+    }
+
+    /// Reports each signal whose handler is no longer the stream's.
+    private func reportReplacedHandlers() {
+        for signalNumber in signals where !reported.contains(signalNumber) {
+            var current = sigaction()
+            guard sigaction(signalNumber, nil, &current) == 0 else { continue }
+            guard !isForwarding(current) else { continue }
+            reported.append(signalNumber)
+            replaced(signalNumber)
+        }
+    }
+
+    private func isForwarding(_ action: sigaction) -> Bool {
+        guard action.sa_flags & SA_SIGINFO == 0, let handler = action.__sigaction_handler.sa_handler else { return false }
+        return unsafeBitCast(handler, to: UnsafeRawPointer.self) == unsafeBitCast(forwardingHandler, to: UnsafeRawPointer.self)
     }
 
     func readUntilClosed() {
@@ -84,14 +109,28 @@ private final class SignalReader {
         for signalNumber in signals { sigaddset(&unblocked, signalNumber) }
         pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
         var signalNumber: UInt8 = 0
-        // read returns 0 once close() has closed the write end.
-        while read(readEnd, &signalNumber, 1) == 1 { deliver(Int32(signalNumber)) }
+        var ready = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+        while true {
+            // Once a second with nothing to read, the handlers are looked at.
+            let polled = poll(&ready, 1, 1000)
+            if polled == 0 {
+                reportReplacedHandlers()
+                continue
+            }
+            if polled < 0 && errno == EINTR { continue }
+            // read returns 0 once close() has closed the write end.
+            guard read(readEnd, &signalNumber, 1) == 1 else { break }
+            deliver(Int32(signalNumber))
+        }
         Glibc.close(readEnd)
     }
 }
 
 /// The write end of the pipe of the open ``SignalStream``, or -1.
 private let signalPipe = Atomic<Int32>(-1)
+
+/// The handler as installed, to tell it from another library's.
+private let forwardingHandler: @convention(c) (Int32) -> Void = forwardToSignalPipe
 
 /// The signal handler: async-signal-safe, it only loads an atomic and writes
 /// one byte.

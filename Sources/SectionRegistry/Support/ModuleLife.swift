@@ -25,12 +25,8 @@ final class ModuleLife: Sendable {
         /// Whether a refused registration was logged already: once is enough.
         var refusalLogged = false
         var drain = Drain.notRequested(waiters: [], handlers: [])
-        /// Whether the module's `run` looked for the drain request: only
-        /// then is it asked to drain, and waited for; a `run` that never
-        /// looked ends by cancellation, as it was written to.
-        var drainObserved = false
         var nextWaiter = 0
-        var readiness = Readiness.notReported(waiter: nil)
+        var readiness = Readiness.undeclared(warned: false)
     }
 
     private enum Drain {
@@ -38,11 +34,14 @@ final class ModuleLife: Sendable {
         /// makes one, and the first `[Int: ...]` of a process looks up
         /// `Int: Hashable` in every image's conformance records. A `run`
         /// has one waiter or none.
-        case notRequested(waiters: [(id: Int, continuation: Waiter<Void>)], handlers: [@Sendable () -> Void])
+        case notRequested(waiters: [(id: Int, continuation: Waiter<Void>)], handlers: [(id: Int, handler: @Sendable () -> Void)])
         case requested
     }
 
     private enum Readiness {
+        /// The module does not declare ``AppModule/runReportsReady``: nobody
+        /// waits; a report is a mistake, warned about once.
+        case undeclared(warned: Bool)
         case notReported(waiter: Waiter<Void>?)
         case reported
         /// The `run` ended before it reported: nobody waits any more.
@@ -94,26 +93,18 @@ final class ModuleLife: Sendable {
 
     // MARK: Drain
 
+    /// Whether the host has asked the module's `run` to finish.
     var isDrainRequested: Bool {
-        state.withLock { state in
-            state.drainObserved = true
-            if case .requested = state.drain { return true } else { return false }
-        }
+        state.withLock { if case .requested = $0.drain { true } else { false } }
     }
 
-    /// Whether the module's `run` looked for the drain request, with any of
-    /// ``isDrainRequested``, ``drainRequested()``, ``onDrainRequest(_:)``.
-    var observesDrain: Bool {
-        state.withLock { $0.drainObserved }
-    }
-
-    /// Asks the module's `run` to finish: wakes its waiters and calls its
-    /// handlers, once.
+    /// Asks the module's `run` to finish: wakes its waiters and calls the
+    /// handlers whose scopes are open, once.
     func requestDrain() {
         let (waiters, handlers) = state.withLock { state -> ([Waiter<Void>], [@Sendable () -> Void]) in
             guard case .notRequested(let waiters, let handlers) = state.drain else { return ([], []) }
             state.drain = .requested
-            return (waiters.map(\.continuation), handlers)
+            return (waiters.map(\.continuation), handlers.map(\.handler))
         }
         for waiter in waiters { waiter.resume() }
         for handler in handlers { handler() }
@@ -123,7 +114,6 @@ final class ModuleLife: Sendable {
     /// cancelled.
     func drainRequested() async {
         let id = state.withLock { state in
-            state.drainObserved = true
             defer { state.nextWaiter += 1 }
             return state.nextWaiter
         }
@@ -148,28 +138,72 @@ final class ModuleLife: Sendable {
         }
     }
 
-    /// Calls `handler` once when the drain is requested, at once if it was.
-    func onDrainRequest(_ handler: @escaping @Sendable () -> Void) {
-        let now = state.withLock { state -> Bool in
-            state.drainObserved = true
-            guard case .notRequested(let waiters, var handlers) = state.drain else { return true }
-            handlers.append(handler)
+    /// Adds `handler`, called once when the drain is requested, until
+    /// ``removeDrainHandler(_:)`` closes its scope.
+    ///
+    /// - Returns: the handler's id; `nil` if the drain was requested
+    ///   already (the caller calls it then).
+    func addDrainHandler(_ handler: @escaping @Sendable () -> Void) -> Int? {
+        state.withLock { state -> Int? in
+            guard case .notRequested(let waiters, var handlers) = state.drain else { return nil }
+            let id = state.nextWaiter
+            state.nextWaiter += 1
+            handlers.append((id, handler))
             state.drain = .notRequested(waiters: waiters, handlers: handlers)
-            return false
+            return id
         }
-        if now { handler() }
+    }
+
+    /// Closes the scope of the handler `id`: it is never called after this.
+    func removeDrainHandler(_ id: Int) {
+        state.withLock { state in
+            guard case .notRequested(let waiters, var handlers) = state.drain else { return }
+            handlers.removeAll { $0.id == id }
+            state.drain = .notRequested(waiters: waiters, handlers: handlers)
+        }
+    }
+
+    /// Runs `operation`; `handler` is called once if the drain is requested
+    /// while it runs (at once if it was already), never after it returned.
+    func withDrainHandler<T, Failure: Error>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ operation: () async throws(Failure) -> T, onDrain handler: @escaping @Sendable () -> Void
+    ) async throws(Failure) -> T {
+        guard let id = addDrainHandler(handler) else {
+            handler()
+            return try await operation()
+        }
+        defer { removeDrainHandler(id) }
+        return try await operation()
     }
 
     // MARK: Readiness
 
+    /// The module declares that its `run` reports readiness: the host
+    /// waits for it.
+    func expectReadiness() {
+        state.withLock { $0.readiness = .notReported(waiter: nil) }
+    }
+
     /// The `run` says it is ready; later calls change nothing.
-    func reportReady() {
-        let waiter = state.withLock { state -> Waiter<Void>? in
-            guard case .notReported(let waiter) = state.readiness else { return nil }
-            state.readiness = .reported
-            return waiter
+    ///
+    /// - Returns: `true` the first time a module that does not declare
+    ///   readiness reports it: a mistake to warn about.
+    func reportReady() -> Bool {
+        let (waiter, undeclared) = state.withLock { state -> (Waiter<Void>?, Bool) in
+            switch state.readiness {
+            case .undeclared(let warned):
+                state.readiness = .undeclared(warned: true)
+                return (nil, !warned)
+            case .notReported(let waiter):
+                state.readiness = .reported
+                return (waiter, false)
+            case .reported, .abandoned:
+                return (nil, false)
+            }
         }
         waiter?.resume()
+        return undeclared
     }
 
     /// Wakes the host's wait for readiness without it: the `run` ended

@@ -11,7 +11,6 @@ import SectionRegistry
 /// ready, so they can query in their `start`; the host asks it to finish only
 /// once every module after this one has drained.
 struct Database: AppModule {
-    var runDrains: Bool { true }
     var runReportsReady: Bool { true }
 
     func setUp(_ context: ModuleContext) async throws {

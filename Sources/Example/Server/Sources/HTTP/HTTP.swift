@@ -9,7 +9,6 @@ import SectionRegistry
 /// has bound its port: a bind failure fails the launch.
 struct HTTP: AppModule {
     var runReportsReady: Bool { true }
-    var runDrains: Bool { true }
 
     func run(_ context: ModuleContext) async throws {
         let port = context.environment["PORT"].flatMap { Int($0) } ?? 8080

@@ -49,8 +49,15 @@ configuration.servesSignals = false   // the group owns SIGTERM and SIGINT
 configuration.log = .logger(logger)   // the host's lines, the modules' and their libraries': one format, one stream
 let host = ModuleHost(registry: try ModuleRegistry.linked(), configuration: configuration)
 let adminPort = configuration.environment["ADMIN_PORT"].flatMap { Int($0) } ?? 8081
-try await ServiceGroup(
-    services: [host, ReloadOnHangup(host: host), Health(host: host, port: adminPort, logger: logger)],
+// A module's requestShutdown() ends the host's run() normally: the group then
+// shuts down gracefully, instead of throwing serviceFinishedUnexpectedly.
+// Named services: a default ServiceConfiguration names each with reflection.
+try await ServiceGroup(configuration: ServiceGroupConfiguration(
+    services: [
+        .init(service: host, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "modules"),
+        .init(service: ReloadOnHangup(host: host), serviceName: "reload-on-sighup"),
+        .init(service: Health(host: host, port: adminPort, logger: logger), serviceName: "health"),
+    ],
     gracefulShutdownSignals: [.sigterm, .sigint],
     logger: logger
-).run()
+)).run()

@@ -1,0 +1,281 @@
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import ModuleRecords
+@testable import SectionRegistry
+
+/// Issue 37: a `run` says what it does in its own code. Every `run` is asked
+/// to drain; one that ends by cancellation says so in one line; one that
+/// hears nothing is named, with the fix; readiness cannot silently
+/// disagree; and the seven edges a review found.
+@Suite(.timeLimit(.minutes(15))) struct PlainRunTests {
+    let journal = Journal()
+
+    func outcomes(_ list: [HookOutcome]) -> [String] {
+        list.map { "\($0.module) \($0.phase) \($0.resultName)" }
+    }
+
+    // MARK: One model for the drain
+
+    @Test func aRunThatHearsNothingHoldsTheDrainToItsLimitAndIsNamedWithTheFix() async throws {
+        let log = CapturedLog(logLevel: .warning)
+        let host = ModuleHost(registry: try declare([
+            working("Ticker", journal: journal, endsOnDrain: false),
+        ]), configuration: testConfiguration {
+            $0.drainTimeLimit = .milliseconds(200)
+            $0.log = log.handler
+        })
+        try await host.launch()
+        await journal.waitFor("run Ticker")
+        let start = ContinuousClock.now
+        let shutdown = await host.terminate()
+        #expect(start.duration(to: .now) >= .milliseconds(200), "held to the drain limit, not cancelled at once")
+        #expect(outcomes(shutdown) == ["Ticker run timedOut", "Ticker stop completed"])
+        guard case .stopped(let failures) = host.status else { Issue.record("\(host.status)"); return }
+        #expect(failures.map { "\($0.module) \($0.phase)" } == ["Ticker run"], "the shutdown is unclean: exit 3")
+        let warning = log.all.first { $0.text.contains("did not finish its run within the drain limit") }
+        #expect(warning?.metadata["module"] == "Ticker")
+        #expect(warning?.text.contains("context.cancelOnDrain") == true, "the message names the fix")
+    }
+
+    @Test func aRunThatEndsByCancellationSaysSoAndEndsAtOnceInItsTurn() async throws {
+        let host = ModuleHost(registry: try declare([
+            draining("Database", level: .service, journal: journal),
+            working("Ticker", after: ["Database"], journal: journal),
+        ]), configuration: testConfiguration { $0.drainTimeLimit = .seconds(3600) })
+        try await host.launch()
+        await journal.waitFor("run Ticker")
+        let shutdown = await host.terminate()
+        #expect(outcomes(shutdown) == ["Ticker stop completed", "Database stop completed"])
+        let ends = journal.entries.filter { $0.hasPrefix("cancelled") || $0.hasPrefix("drain") || $0.hasPrefix("stop") }
+        #expect(ends == ["cancelled Ticker", "drain Database", "drained Database", "stop Ticker", "stop Database"],
+                "in its turn, before Database drains")
+    }
+
+    @Test func aDrainHandlerIsNeverCalledAfterItsScopeEnded() async throws {
+        let host = ModuleHost(registry: try declare([
+            asking("Worker", journal: journal) { module in
+                module.work = { [journal] context in
+                    await context.withDrainHandler {
+                        journal.add("scope Worker")
+                    } onDrain: {
+                        journal.add("handler Worker")
+                    }
+                    await context.servesUntilDrained()
+                    try await context.withDrainHandler {
+                        try await Task.sleep(for: .milliseconds(1))
+                    } onDrain: {
+                        journal.add("late handler Worker")  // the drain came before this scope: called at once
+                    }
+                }
+            },
+        ]), configuration: testConfiguration())
+        try await host.launch()
+        await journal.waitFor("scope Worker")
+        await host.terminate()
+        #expect(!journal.entries.contains("handler Worker"), "its scope had ended: \(journal.entries)")
+        #expect(journal.entries.contains("late handler Worker"))
+        #expect(journal.entries.suffix(2) == ["returned Worker", "stop Worker"])
+    }
+
+    @Test func aCancellationErrorAfterTheDrainIsACleanEnd() async throws {
+        let host = ModuleHost(registry: try declare([
+            asking("Worker", journal: journal) { module in
+                module.work = { context in
+                    try await context.cancelOnDrain { try await Task.sleep(for: .seconds(3600)) }
+                }
+            },
+        ]), configuration: testConfiguration())
+        try await host.launch()
+        await journal.waitFor("run Worker")
+        let shutdown = await host.terminate()
+        #expect(outcomes(shutdown) == ["Worker stop completed"])
+        #expect(host.failedRuns.withLock { $0 }.isEmpty)
+    }
+
+    // MARK: Readiness
+
+    @Test func aDeclaredReadinessThatNeverComesFailsTheLaunchAndEndsTheRunFirst() async throws {
+        let host = ModuleHost(registry: try declare([
+            draining("Database", level: .service, journal: journal),
+            draining("HTTP", level: .late, journal: journal) { [journal] module in
+                module.reportsReady = true
+                module.beforeReady = {
+                    do {
+                        try await Task.sleep(for: .seconds(3600))  // never binds
+                    } catch {
+                        journal.add("ended HTTP")
+                        throw error
+                    }
+                }
+            },
+        ]), configuration: testConfiguration { $0.readinessTimeLimit = .milliseconds(100) })
+        let error = await #expect(throws: HostError.self) { try await host.launch() }
+        #expect(error?.code == .moduleFailed && error?.module == "HTTP" && error?.phase == .run)
+        #expect(error?.description.contains("did not report it is ready within 0.1 seconds (HostConfiguration.readinessTimeLimit)") == true,
+                "\(error?.description ?? "")")
+        #expect(error?.description.contains("Call context.reportReady()") == true, "names the fix")
+        #expect(journal.modules("stop") == ["HTTP", "Database"])
+        #expect(journal.entries.firstIndex(of: "ended HTTP")! < journal.entries.firstIndex(of: "drain Database")!,
+                "ended before what it uses: \(journal.entries)")
+        #expect(host.runs.withLock { $0 }.isEmpty, "no run goes on")
+    }
+
+    @Test func aRunWhoseReadinessRunsPastTheStartLimitIsEndedAndTheMessageSaysReadiness() async throws {
+        let host = ModuleHost(registry: try declare([
+            draining("Database", level: .service, journal: journal),
+            draining("HTTP", level: .late, journal: journal) { [journal] module in
+                module.reportsReady = true
+                module.beforeReady = {
+                    do {
+                        try await Task.sleep(for: .seconds(3600))  // never binds
+                    } catch {
+                        journal.add("ended HTTP")
+                        throw error
+                    }
+                }
+            },
+        ]), configuration: testConfiguration {
+            $0.startTimeLimit = .milliseconds(100)
+            $0.readinessTimeLimit = nil
+        })
+        let error = await #expect(throws: HostError.self) { try await host.launch() }
+        #expect(error?.module == "HTTP" && error?.phase == .run, "\(String(describing: error))")
+        #expect(error?.description.contains("did not report it is ready within 0.1 seconds (HostConfiguration.startTimeLimit)") == true,
+                "\(error?.description ?? "")")
+        #expect(journal.modules("stop") == ["HTTP", "Database"])
+        let entries = journal.entries
+        #expect(entries.firstIndex(of: "ended HTTP")! < entries.firstIndex(of: "drain Database")!, "ended before what it uses: \(entries)")
+        #expect(host.runs.withLock { $0 }.isEmpty, "no run goes on")
+    }
+
+    @Test func aReadinessReportedWhereNoneWasDeclaredIsAWarningNamingTheModule() async throws {
+        let log = CapturedLog(logLevel: .warning)
+        let host = ModuleHost(registry: try declare([
+            asking("HTTP", journal: journal) { module in
+                module.work = { context in
+                    context.reportReady()
+                    context.reportReady()
+                    await context.servesUntilDrained()
+                }
+            },
+        ]), configuration: testConfiguration { $0.log = log.handler })
+        try await host.launch()
+        await journal.waitFor("run HTTP")
+        await host.terminate()
+        let warnings = log.all.filter { $0.text.contains("called context.reportReady(), but does not declare") }
+        #expect(warnings.count == 1, "once")
+        #expect(warnings.first?.metadata["module"] == "HTTP")
+        #expect(warnings.first?.text.contains("`var runReportsReady: Bool { true }`") == true)
+    }
+
+    // MARK: The edges
+
+    @Test(arguments: ["remove", "reload"]) func aRequestFromADrainingRunIsAnsweredAtOnce(request: String) async throws {
+        let box = HostBox()
+        let answer = Locked<String?>(nil)
+        let host = ModuleHost(registry: try declare([
+            asking("Manager", journal: journal) { module in
+                module.work = { [journal] context in
+                    await context.servesUntilDrained()
+                    if request == "remove" {
+                        do throws(HostError) {
+                            try await box.value.remove("Plugin")
+                            answer.withLock { $0 = "removed" }
+                        } catch {
+                            answer.withLock { $0 = "\(error.code)" }
+                        }
+                    } else {
+                        let reloaded = await box.value.reload()
+                        answer.withLock { $0 = "reloaded \(reloaded.count)" }
+                    }
+                    journal.add("answered Manager")
+                }
+            },
+            asking("Plugin", after: ["Manager"], journal: journal),
+        ]), configuration: testConfiguration {
+            $0.drainTimeLimit = .seconds(20)
+            $0.stopTimeLimit = .seconds(20)
+        })
+        box.set(host)
+        try await host.launch()
+        await journal.waitFor("run Manager")
+        let start = ContinuousClock.now
+        let shutdown = await host.terminate()
+        #expect(start.duration(to: .now) < .seconds(10), "answered at once, not after the limits")
+        #expect(answer.withLock { $0 } == (request == "remove" ? "stopping" : "reloaded 0"))
+        #expect(outcomes(shutdown) == ["Plugin stop completed", "Manager stop completed"], "clean")
+        let entries = journal.entries
+        #expect(entries.firstIndex(of: "returned Manager")! < entries.firstIndex(of: "stop Manager")!, "its stop hook after its run")
+    }
+
+    @Test(arguments: 0..<50) func aSecondStopCancelsTheRunsNotYetAskedWithoutAskingThem(round: Int) async throws {
+        let host = ModuleHost(registry: try declare([
+            draining("Database", level: .service, journal: journal),
+            draining("Cache", level: .service, after: ["Database"], journal: journal),
+            draining("HTTP", level: .late, journal: journal) { $0.drain = { try await Task.sleep(for: .seconds(3600)) } },
+        ]), configuration: testConfiguration {
+            $0.drainTimeLimit = .seconds(3600)
+            $0.stopTimeLimit = .seconds(3600)
+        })
+        try await host.launch()
+        await journal.waitFor("run HTTP")
+        async let shutdown = host.terminate()
+        await journal.waitFor("drain HTTP")
+        if round % 2 == 1 { await Task.yield() }
+        host.cutShutdownShort(.signal(SIGTERM))
+        _ = await shutdown
+        #expect(!journal.entries.contains("drain Cache") && !journal.entries.contains("drain Database"), "\(journal.entries)")
+    }
+
+    @Test func cancellingTheTaskThatRunsTheHostDuringItsShutdownCutsItShort() async throws {
+        let host = ModuleHost(registry: try declare([
+            working("Ticker", journal: journal, endsOnDrain: false),
+        ]), configuration: testConfiguration {
+            $0.servesSignals = false
+            $0.drainTimeLimit = .seconds(20)
+        })
+        let running = Task { try await host.run() }
+        #expect(await host.waitUntilRunning())
+        Task { await host.terminate() }
+        for await status in host.statusUpdates {
+            if case .stopping = status { break }
+        }
+        let start = ContinuousClock.now
+        running.cancel()
+        try await running.value
+        #expect(start.duration(to: .now) < .seconds(10), "escalated, as a second signal does")
+        guard case .stopped(let failures) = host.status else { Issue.record("\(host.status)"); return }
+        #expect(failures.contains { $0.module == "Ticker" && $0.phase == .stop && $0.resultName == "skipped" }, "\(failures)")
+    }
+
+    @Test func aModulesRequestDuringTheWorkOfMainIsANormalShutdown() async throws {
+        let host = ModuleHost(registry: try declare([
+            asking("Admin", journal: journal) { module in
+                module.work = { context in
+                    try await Task.sleep(for: .milliseconds(20))
+                    context.requestShutdown()
+                    await context.servesUntilDrained()
+                }
+            },
+        ]), configuration: testConfiguration { $0.servesSignals = false })
+        let ending = await host.runCommand { _ in
+            try await Task.sleep(for: .seconds(3600))  // cancelled when the host stops
+            return 0
+        }
+        #expect(ending.status == 0 && ending.message == nil, "\(ending)")
+    }
+
+    @Test func aModulesRequestDuringTheLaunchOfMainIsANormalShutdown() async throws {
+        let host = ModuleHost(registry: try declare([
+            asking("Admin", journal: journal) { module in
+                module.onStart = { context in context.requestShutdown() }
+            },
+            scripted("Later", after: ["Admin"], journal: journal),
+        ]), configuration: testConfiguration { $0.servesSignals = false })
+        let ending = await host.runCommand { _ in 0 }
+        #expect(ending.status == 0 && ending.message == nil, "\(ending)")
+        #expect(journal.modules("stop") == ["Admin"])
+    }
+}
