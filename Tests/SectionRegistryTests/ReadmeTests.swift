@@ -95,6 +95,17 @@ import Glibc
         #expect(text.contains("```swift\n" + file + "```"), "README.md does not show \(path) as it is")
     }
 
+    /// The C package's Accounts has event handlers the README leaves out;
+    /// its `run` is there as it is.
+    @Test func theReadmeShowsAccountsRunAsItIs() throws {
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        let file = try String(contentsOf: packageRoot.appendingPathComponent("Tests/Fixtures/ReadmePackage/Sources/Accounts/Accounts.swift"),
+                              encoding: .utf8)
+        let start = try #require(file.range(of: "    /// Long-running work"))
+        let run = String(file[start.lowerBound...].dropLast(2))  // the type's closing brace
+        #expect(run.hasSuffix("    }\n") && text.contains("```swift\n" + run + "```"), "README.md does not show Accounts' run as it is")
+    }
+
     @Test func theReadmeShowsTheRegistrationLinesAndTheMacroPackagesTargets() throws {
         let text = try String(contentsOf: readme, encoding: .utf8)
         for path in ["AccountsRegistration/accounts.c", "BillingRegistration/billing.c"] {

@@ -65,3 +65,25 @@ extension StressTests {
         #expect(host.status.description == "stopped")
     }
 }
+
+extension StressTests {
+    /// Vapor's `app.execute()` replaces the handlers of SIGTERM and SIGINT:
+    /// the host says so, instead of the process going deaf to them.
+    @Test func aHandlerAnotherLibraryReplacesIsReportedNamingTheSignal() async throws {
+        let log = CapturedLog(logLevel: .error)
+        let host = ModuleHost(registry: try declare([scripted("A", journal: journal)]), configuration: testConfiguration { $0.log = log.handler })
+        let running = Task { try await host.run() }
+        #expect(await host.waitUntilRunning())
+        signal(SIGHUP, SIG_IGN)  // another library takes the signal over
+        let reported = { log.all.filter { $0.text.hasPrefix("SectionRegistry: SIGHUP no longer reaches the host") } }
+        for _ in 0..<100 where reported().isEmpty {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(reported().count == 1, "\(log.all.map(\.text))")
+        #expect(reported().first?.text.contains("Vapor's app.execute()") == true)
+        try await Task.sleep(for: .milliseconds(1100))
+        #expect(reported().count == 1, "once")
+        await host.terminate()
+        try await running.value
+    }
+}

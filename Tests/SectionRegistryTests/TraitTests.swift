@@ -178,6 +178,55 @@ final class RecordedLog: Sendable {
         #expect(host.status.description == "stopped")
     }
 
+    @Test func aPlainRunThatAwaitsGracefulShutdownDrainsWithNoFlag() async throws {
+        let journal = Journal()
+        let host = ModuleHost(registry: try declare([
+            asking("Database", journal: journal) { module in
+                module.work = { [journal] _ in
+                    try await gracefulShutdown()  // a library's run: PostgresClient.run() hears it so
+                    journal.add("drained Database")
+                }
+            },
+            asking("HTTP", after: ["Database"], journal: journal) { module in
+                module.work = { [journal] _ in
+                    await withGracefulShutdownHandler {
+                        try? await Task.sleep(for: .seconds(3600))
+                    } onGracefulShutdown: {
+                        journal.add("drain HTTP")
+                    }
+                }
+            },
+        ]), configuration: testConfiguration { $0.drainTimeLimit = .seconds(3600) })
+        try await host.launch()
+        await journal.waitFor("run HTTP")
+        let shutdown = await host.terminate()
+        #expect(shutdown.allSatisfy { !$0.isFailure }, "\(shutdown)")
+        #expect(journal.entries.contains("drain HTTP"))
+        #expect(journal.entries.contains("drained Database"))
+    }
+
+    /// Servers.md's supervisor recipe (Sources/Example/Server/Sources/Supervised).
+    @Test func aModulesRequestEndsTheSupervisorsGroupWithoutAnError() async throws {
+        let journal = Journal()
+        let host = ModuleHost(registry: try declare([
+            asking("Admin", journal: journal) { module in
+                module.work = { context in
+                    try await Task.sleep(for: .milliseconds(20))
+                    context.requestShutdown()
+                    try await gracefulShutdown()
+                }
+            },
+        ]), configuration: testConfiguration { $0.servesSignals = false })
+        let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: [.init(service: host, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "modules")],
+            logger: logger
+        ))
+        try await group.run()
+        #expect(host.stopReason == .moduleRequest("Admin"))
+        #expect(journal.modules("stop") == ["Admin"])
+    }
+
     @Test func aServiceGroupsGracefulShutdownDrainsAndStopsTheHost() async throws {
         let journal = Journal()
         let host = ModuleHost(registry: try declare([scripted("A", journal: journal), scripted("B", after: ["A"], journal: journal)]),

@@ -12,18 +12,25 @@
 //    cancelled, and it rolls back what it started; no bring-up begins after.
 // 2. A terminate request is queued. In its turn, `terminateNow` publishes
 //    `stopping`, then `stop` takes every started module, in reverse start
-//    order: their `run`s are ended (cancelled, and awaited within one
+//    order: their `run`s are drained (`ModuleRun.end`: each asked to
+//    finish, and waited for, before the one before it is asked, all within
+//    one `drainTimeLimit`; past it, what still runs is cancelled and has
 //    `stopTimeLimit`), then each module is forgotten (its life ends: no
-//    handler of it is called again, nothing it registers is accepted) and its
-//    stop hook called, each within `stopTimeLimit`.
+//    handler of it is called again, nothing it registers is accepted) and
+//    its stop hook called, each within `stopTimeLimit`. A request a draining
+//    `run` makes meanwhile is refused at once (`HostRequests.submit`).
 // 3. `stopped` is published, with what did not end cleanly; `run()` returns.
 //
-// A second SIGTERM or SIGINT calls `cutShutdownShort`: the state becomes
-// `cutShort`, and whatever the shutdown waits for (`run`s, or a stop hook)
-// is given up at once; the stop hooks not yet called are skipped.
+// A second SIGTERM or SIGINT, or the cancellation of the task running
+// `run()` during the shutdown, calls `cutShutdownShort`: the state becomes
+// `cutShort`, the `run`s not yet asked are cancelled without being asked,
+// whatever the shutdown waits for (`run`s, or a stop hook) is given up at
+// once, and the stop hooks not yet called are skipped.
 //
 // Words, used with these meanings only:
-// - stop (a module): end its `run`, forget it, call its stop hook.
+// - drain (a `run`): ask it to finish its work and return; it hears it
+//   through `withDrainHandler`, `cancelOnDrain`, or as graceful shutdown.
+// - stop (a module): drain its `run`, forget it, call its stop hook.
 // - shutdown: stopping every module, once, for the host's life.
 // - interrupt: what a shutdown does to a bring-up (launch, load, reload).
 // - roll back: stop what an interrupted or failed bring-up started.
@@ -32,7 +39,9 @@
 // - forget: end a module's life and drop what it registered.
 
 extension ModuleHost {
-    /// Stops every running module: ends every `run` (cancelled, and awaited),
+    /// Stops every running module: drains every `run` in reverse start order
+    /// (each asked to finish and waited for, within
+    /// ``HostConfiguration/drainTimeLimit``; see ``AppModule/run(_:)``),
     /// then calls the stop hooks in reverse start order, each within
     /// ``HostConfiguration/stopTimeLimit`` (10 seconds by default; past it
     /// the hook is cancelled and shutdown goes on), and forgets the modules.

@@ -15,19 +15,11 @@ extension ModuleHost {
     /// A bad build or configuration never crashes the process: a
     /// ``RegistryError`` or a ``HostError`` is written to standard error as
     /// one message, without a backtrace. Standard output is flushed first.
-    /// The exit status says how the program ended:
-    ///
-    /// - 0: stopped by SIGTERM, SIGINT, cancellation or a module's
-    ///   `terminate()`, every `run` ended and every stop hook completed.
-    /// - 1: launch failed (nothing is left running), or a module's
-    ///   ``AppModule/run(_:)`` failed and every module was stopped; the
-    ///   message names the module and the error.
-    /// - 2: bad usage, left to the program's own argument parsing, which
-    ///   runs before this.
-    /// - 3: stopped, but not cleanly: a stop hook failed, timed out, was cut
-    ///   off or skipped, a draining `run` had to be cancelled past
-    ///   ``HostConfiguration/drainTimeLimit``, or a `run` ignored its
-    ///   cancellation. The last log line names each.
+    /// The exit status says how the program ended: 0 stopped cleanly (by a
+    /// signal, cancellation, ``terminate()`` or a module's
+    /// ``ModuleContext/requestShutdown()``), 1 launch failed or a `run`
+    /// failed, 3 stopped but not cleanly. The one table for both entry
+    /// points, and why they differ on a signal: <doc:Lifecycle#Exit-statuses>.
     public static func main(configuration: HostConfiguration = HostConfiguration()) async -> Never {
         var configuration = configuration
         configuration.logsLaunchFailure = false  // said once, below

@@ -30,15 +30,11 @@ extension ModuleHost {
     /// work throws then is no failure, and during the launch it ends the
     /// launch as SIGTERM does, with status 0 (3 if unclean).
     ///
-    /// **Exit status**:
-    ///
-    /// - what `work` returns, once every module has stopped cleanly; 3
-    ///   instead of 0 if one did not (a stop hook failed, timed out, was cut
-    ///   off or skipped: the last log line names each);
-    /// - 1: the modules cannot be found or launched, `work` threw, or a
-    ///   module's `run` failed: one message on standard error, written
-    ///   once;
-    /// - 130 or 143: SIGINT or SIGTERM, as above.
+    /// **Exit status**: what `work` returns once every module stopped
+    /// cleanly (3 instead of 0 if one did not), 1 if the modules cannot be
+    /// launched, `work` threw or a `run` failed, 130 or 143 after SIGINT or
+    /// SIGTERM. The one table for both entry points:
+    /// <doc:Lifecycle#Exit-statuses>.
     ///
     /// **Quiet.** The default configuration, ``HostConfiguration/commandLine``,
     /// logs warnings and errors only, unless ``HostLogHandler/levelVariable``

@@ -8,14 +8,16 @@ extension ModuleHost {
     ///
     /// **Cancellation is graceful shutdown.** Cancelling the task that runs
     /// `run()` does what ``terminate()`` does: each module's
-    /// ``AppModule/run(_:)`` is cancelled and awaited, then every started
-    /// module is stopped in reverse start order, each within
+    /// ``AppModule/run(_:)`` is drained, in reverse start order, then every
+    /// started module is stopped in reverse start order, each within
     /// ``HostConfiguration/stopTimeLimit``, and `run()` returns only when
     /// they are. The stop hooks are not cut short by the caller's
     /// cancellation (a hook awaiting `Task.sleep` or I/O finishes; only its
     /// time limit ends it). Cancelled before or during launch, no further
     /// hook is called (the running one is cancelled), and the modules that
-    /// started are stopped the same way.
+    /// started are stopped the same way. Cancelled during a shutdown (a
+    /// `ServiceGroup` past its `maximumGracefulShutdownDuration`), the
+    /// shutdown is cut short, as by a second SIGTERM.
     ///
     /// **Signals**, unless ``HostConfiguration/servesSignals`` is off (when a
     /// supervisor owns them), each acted on at once, during launch too:
@@ -34,7 +36,10 @@ extension ModuleHost {
     ///
     /// The signals are taken over before launch and handed back to their
     /// default action on return. Signal dispositions belong to the process:
-    /// one `run()` at a time may serve them.
+    /// one `run()` at a time may serve them. If another library replaces
+    /// the handler of one while the host serves it (Vapor's `app.execute()`
+    /// does), the host logs an error naming the signal within a second: the
+    /// process would otherwise stop hearing it without a word.
     ///
     /// Its shape fits swift-service-lifecycle's `ServiceGroup`:
     /// `func run() async throws { try await host.run() }` (see
