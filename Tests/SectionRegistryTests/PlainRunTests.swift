@@ -96,20 +96,26 @@ import Glibc
 
     // MARK: Readiness
 
+    /// A module that declares readiness, and whose `run` never reports it
+    /// (a bind that never returns); "ended NAME" once the run is ended.
+    func neverReady(_ name: String) -> ModuleDescriptor {
+        draining(name, level: .late, journal: journal) { [journal] module in
+            module.reportsReady = true
+            module.beforeReady = {
+                do {
+                    try await Task.sleep(for: .seconds(3600))
+                } catch {
+                    journal.add("ended \(name)")
+                    throw error
+                }
+            }
+        }
+    }
+
     @Test func aDeclaredReadinessThatNeverComesFailsTheLaunchAndEndsTheRunFirst() async throws {
         let host = ModuleHost(registry: try declare([
             draining("Database", level: .service, journal: journal),
-            draining("HTTP", level: .late, journal: journal) { [journal] module in
-                module.reportsReady = true
-                module.beforeReady = {
-                    do {
-                        try await Task.sleep(for: .seconds(3600))  // never binds
-                    } catch {
-                        journal.add("ended HTTP")
-                        throw error
-                    }
-                }
-            },
+            neverReady("HTTP"),
         ]), configuration: testConfiguration { $0.readinessTimeLimit = .milliseconds(100) })
         let error = await #expect(throws: HostError.self) { try await host.launch() }
         #expect(error?.code == .moduleFailed && error?.module == "HTTP" && error?.phase == .run)
@@ -125,17 +131,7 @@ import Glibc
     @Test func aRunWhoseReadinessRunsPastTheStartLimitIsEndedAndTheMessageSaysReadiness() async throws {
         let host = ModuleHost(registry: try declare([
             draining("Database", level: .service, journal: journal),
-            draining("HTTP", level: .late, journal: journal) { [journal] module in
-                module.reportsReady = true
-                module.beforeReady = {
-                    do {
-                        try await Task.sleep(for: .seconds(3600))  // never binds
-                    } catch {
-                        journal.add("ended HTTP")
-                        throw error
-                    }
-                }
-            },
+            neverReady("HTTP"),
         ]), configuration: testConfiguration {
             $0.startTimeLimit = .milliseconds(100)
             $0.readinessTimeLimit = nil

@@ -190,7 +190,7 @@ final class RecordedLog: Sendable {
             asking("HTTP", after: ["Database"], journal: journal) { module in
                 module.work = { [journal] _ in
                     await withGracefulShutdownHandler {
-                        try? await Task.sleep(for: .seconds(3600))
+                        try? await gracefulShutdown()  // Hummingbird's server: serves until then
                     } onGracefulShutdown: {
                         journal.add("drain HTTP")
                     }

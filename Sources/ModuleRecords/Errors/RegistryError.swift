@@ -4,15 +4,30 @@
 /// Switch on ``code``; the properties hold what each code carries.
 public struct RegistryError: Error, Sendable, Hashable, CustomStringConvertible, PrefixedError {
     /// What went wrong.
-    public enum Code: Hashable, Sendable {
+    /// A struct over a private enum, as swift-service-lifecycle's
+    /// `ServiceGroupError.Code`: a new code is no breaking change, so a
+    /// `switch` over codes needs a `default`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Value: Hashable, Sendable {
+            case discovery, ordering, unknownModule
+        }
+
+        private let value: Value
+
+        private init(_ value: Value) {
+            self.value = value
+        }
+
+        public var description: String { "\(value)" }
+
         /// The `app_modules` sections are unusable: see
         /// ``RegistryError/problems``.
-        case discovery
+        public static let discovery = Code(.discovery)
         /// The enabled modules cannot be put in a start order: see
         /// ``RegistryError/problems``.
-        case ordering
+        public static let ordering = Code(.ordering)
         /// No linked module has the name ``RegistryError/module``.
-        case unknownModule
+        public static let unknownModule = Code(.unknownModule)
     }
 
     /// What went wrong.
@@ -78,7 +93,7 @@ public struct RegistryError: Error, Sendable, Hashable, CustomStringConvertible,
             }
             return "\(what); nothing was started:\n"
                 + orderingProblems.map { "  - \($0)" }.joined(separator: "\n")
-        case .unknownModule:
+        default:  // .unknownModule
             let name = module ?? ""
             return "no module named '\(name)' is linked (linked: \(knownModules.joined(separator: ", "))).\(didYouMean(name, among: knownModules)) "
                 + "Check the spelling, and that the app depends on the target with APP_MODULE(\(name))"

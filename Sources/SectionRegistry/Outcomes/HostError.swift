@@ -11,88 +11,103 @@ import CSectionRegistry
 /// unload, whatever its code.
 public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError {
     /// What went wrong.
-    public enum Code: Hashable, Sendable {
+    /// A struct over a private enum, as swift-service-lifecycle's
+    /// `ServiceGroupError.Code`: a new code is no breaking change, so a
+    /// `switch` over codes needs a `default`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Value: Hashable, Sendable {
+            case alreadyLaunched, invalidOrder, moduleFailed, cancelled, timeLimitExceeded, factoryNotAHandle, factoryOtherVersion, factoryOtherCopy, notRunning, hasDependents, signalsInUse, notLaunched, cannotOpen, untrustedFile, noSection, alreadyLoaded, invalidRegistry, duplicateName, dependencyNotRunning, notLoaded, calledFromHook, stopping
+        }
+
+        private let value: Value
+
+        private init(_ value: Value) {
+            self.value = value
+        }
+
+        public var description: String { "\(value)" }
+
         /// The host was launched before.
-        case alreadyLaunched
+        public static let alreadyLaunched = Code(.alreadyLaunched)
         /// The modules (of a plugin, with the running ones) cannot be
         /// ordered; none was created. ``HostError/underlying`` is the
         /// ``RegistryError`` that lists why.
-        case invalidOrder
+        public static let invalidOrder = Code(.invalidOrder)
         /// ``HostError/module`` failed in ``HostError/phase`` with
         /// ``HostError/underlying``; ``HostError/rollback`` is how the modules
         /// already started were stopped, in that order.
-        case moduleFailed
+        public static let moduleFailed = Code(.moduleFailed)
         /// The launch or load was cancelled (its task, or a stop of the
         /// host); ``HostError/rollback`` is how the modules already started
         /// were stopped, in that order.
-        case cancelled
+        public static let cancelled = Code(.cancelled)
         /// ``HostError/module`` did not finish ``HostError/phase`` within
         /// ``HostError/limit``; the host went on without it. The
         /// ``HostError/underlying`` cause of a ``moduleFailed``.
-        case timeLimitExceeded
+        public static let timeLimitExceeded = Code(.timeLimitExceeded)
         /// The factory of ``HostError/module`` (in ``HostError/image``) does
         /// not return an ``AppModuleHandle``: it left the zeroed memory it
         /// should have returned into without a handle. No module was made.
-        case factoryNotAHandle
+        public static let factoryNotAHandle = Code(.factoryNotAHandle)
         /// The factory of ``HostError/module`` returned a handle of record
         /// ABI version ``HostError/recordVersion``. No module was made.
-        case factoryOtherVersion
+        public static let factoryOtherVersion = Code(.factoryOtherVersion)
         /// The factory of ``HostError/module`` returned a handle made by
         /// another copy of SectionRegistry, whose module types are not this
         /// copy's. No module was made.
-        case factoryOtherCopy
+        public static let factoryOtherCopy = Code(.factoryOtherCopy)
         /// No running module is named ``HostError/module``: it was not removed.
-        case notRunning
+        public static let notRunning = Code(.notRunning)
         /// ``HostError/dependents``, running, come after ``HostError/module``
         /// (or the modules of ``HostError/plugin``): nothing was removed or
         /// unloaded.
-        case hasDependents
+        public static let hasDependents = Code(.hasDependents)
         /// Another ``ModuleHost/run()`` in this process serves the signals:
         /// signal dispositions belong to the process, so one `run()` at a
         /// time may serve them. Nothing was launched.
-        case signalsInUse
+        public static let signalsInUse = Code(.signalsInUse)
         /// The host is not running: plugins join a launched host.
-        case notLaunched
+        public static let notLaunched = Code(.notLaunched)
         /// The plugin file could not be found (a relative path is made
         /// absolute against the working folder, never searched), or `dlopen`
         /// failed, for ``HostError/reason``.
-        case cannotOpen
+        public static let cannotOpen = Code(.cannotOpen)
         /// Users other than this process's and root could have changed the
         /// plugin file, or it is not a regular file: ``HostError/reason``
         /// says what, of the file or a folder above it. Nothing was loaded.
         /// See ``HostConfiguration/trustsPluginFiles``.
-        case untrustedFile
+        public static let untrustedFile = Code(.untrustedFile)
         /// Neither the plugin nor a library it brought in carries the
         /// SectionRegistry note: it links no registration target.
-        case noSection
+        public static let noSection = Code(.noSection)
         /// The plugin's modules are registered already: it was loaded with
         /// the program (``ModuleRegistry/linked()`` holds them) or as a plugin.
-        case alreadyLoaded
+        public static let alreadyLoaded = Code(.alreadyLoaded)
         /// The plugin's sections cannot make a registry (malformed records,
         /// duplicates inside it, its own copy of SectionRegistry, no
         /// modules): ``HostError/underlying`` is the ``RegistryError`` that
         /// lists why.
-        case invalidRegistry
+        public static let invalidRegistry = Code(.invalidRegistry)
         /// ``HostError/module`` of the plugin has the name of a module that
         /// ``HostError/image`` (the program or a plugin) registered already.
-        case duplicateName
+        public static let duplicateName = Code(.duplicateName)
         /// ``HostError/module`` of the plugin comes after
         /// ``HostError/dependency``, which is registered but not running: it
         /// was removed, or its plugin unloaded. Nothing was started.
-        case dependencyNotRunning
+        public static let dependencyNotRunning = Code(.dependencyNotRunning)
         /// No loaded plugin has the path ``HostError/plugin``.
-        case notLoaded
+        public static let notLoaded = Code(.notLoaded)
         /// A hook of the launch, load, reload or stop under way asked the
         /// host for a request that would wait for that very request (it
         /// waits for the hook): refused at once. ``HostError/reason`` names
         /// the request.
-        case calledFromHook
+        public static let calledFromHook = Code(.calledFromHook)
         /// A module's `run` asked for a request while the host stops that
         /// very `run` (a shutdown, or its module's removal): the request
         /// would wait for the stop, which waits for the `run`; refused at
         /// once. The shutdown stops every module in its turn.
         /// ``HostError/reason`` names the request.
-        case stopping
+        public static let stopping = Code(.stopping)
     }
 
     /// What went wrong.

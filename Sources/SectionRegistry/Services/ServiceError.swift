@@ -4,24 +4,39 @@
 /// empty otherwise.
 public struct ServiceError: Error, Sendable, CustomStringConvertible, PrefixedError {
     /// What went wrong.
-    public enum Code: Hashable, Sendable {
+    /// A struct over a private enum, as swift-service-lifecycle's
+    /// `ServiceGroupError.Code`: a new code is no breaking change, so a
+    /// `switch` over codes needs a `default`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Value: Hashable, Sendable {
+            case duplicate, missing, cycle, creationFailed, moduleStopped
+        }
+
+        private let value: Value
+
+        private init(_ value: Value) {
+            self.value = value
+        }
+
+        public var description: String { "\(value)" }
+
         /// ``ServiceError/module`` registered ``ServiceError/service``,
         /// which ``ServiceError/registeredBy`` had registered already.
-        case duplicate
+        public static let duplicate = Code(.duplicate)
         /// ``ServiceError/module`` asked for ``ServiceError/service``, which
         /// no module registered; ``ServiceError/registered`` are those that are.
-        case missing
+        public static let missing = Code(.missing)
         /// Creating ``ServiceError/service``, asked for by
         /// ``ServiceError/module``, needed the service itself, through its
         /// own factory or the factories it calls.
-        case cycle
+        public static let cycle = Code(.cycle)
         /// The factory of ``ServiceError/service``, registered by
         /// ``ServiceError/module``, threw ``ServiceError/underlying``.
-        case creationFailed
+        public static let creationFailed = Code(.creationFailed)
         /// ``ServiceError/module`` registered ``ServiceError/service`` after
         /// it stopped: a hook or handler of it that the host left behind
         /// past its time limit. Refused: nothing of a stopped module stays.
-        case moduleStopped
+        public static let moduleStopped = Code(.moduleStopped)
     }
 
     /// What went wrong.
@@ -97,7 +112,7 @@ public struct ServiceError: Error, Sendable, CustomStringConvertible, PrefixedEr
             return "service \(service), asked for by module '\(module)', needs itself to be created: break the cycle between the service factories"
         case .moduleStopped:
             return "module '\(module)' registered service \(service) after it stopped (a hook or handler left behind past its time limit): refused"
-        case .creationFailed:
+        default:  // .creationFailed
             let cause = underlying.map(embedded) ?? "unknown error"
             return "the factory of service \(service) in module '\(module)' failed: \(cause)"
         }
