@@ -123,8 +123,8 @@ import Glibc
                 "\(error?.description ?? "")")
         #expect(error?.description.contains("Call context.reportReady()") == true, "names the fix")
         #expect(journal.modules("stop") == ["HTTP", "Database"])
-        #expect(journal.entries.firstIndex(of: "ended HTTP")! < journal.entries.firstIndex(of: "drain Database")!,
-                "ended before what it uses: \(journal.entries)")
+        let ended = try #require(journal.entries.firstIndex(of: "ended HTTP"), "the run was ended: \(journal.entries)")
+        #expect(ended < (journal.entries.firstIndex(of: "drain Database") ?? 0), "ended before what it uses: \(journal.entries)")
         #expect(host.runs.withLock { $0 }.isEmpty, "no run goes on")
     }
 
@@ -142,7 +142,8 @@ import Glibc
                 "\(error?.description ?? "")")
         #expect(journal.modules("stop") == ["HTTP", "Database"])
         let entries = journal.entries
-        #expect(entries.firstIndex(of: "ended HTTP")! < entries.firstIndex(of: "drain Database")!, "ended before what it uses: \(entries)")
+        let ended = try #require(entries.firstIndex(of: "ended HTTP"), "the run was ended: \(entries)")
+        #expect(ended < (entries.firstIndex(of: "drain Database") ?? 0), "ended before what it uses: \(entries)")
         #expect(host.runs.withLock { $0 }.isEmpty, "no run goes on")
     }
 
@@ -203,7 +204,8 @@ import Glibc
         #expect(answer.withLock { $0 } == (request == "remove" ? "stopping" : "reloaded 0"))
         #expect(outcomes(shutdown) == ["Plugin stop completed", "Manager stop completed"], "clean")
         let entries = journal.entries
-        #expect(entries.firstIndex(of: "returned Manager")! < entries.firstIndex(of: "stop Manager")!, "its stop hook after its run")
+        let returned = try #require(entries.firstIndex(of: "returned Manager"), "\(entries)")
+        #expect(returned < (entries.firstIndex(of: "stop Manager") ?? 0), "its stop hook after its run")
     }
 
     @Test(arguments: 0..<50) func aSecondStopCancelsTheRunsNotYetAskedWithoutAskingThem(round: Int) async throws {
