@@ -170,6 +170,8 @@ final class ModuleRun: Sendable {
         // run past the deadline did not end cleanly, asked already or not.
         let late = runs[next...].filter { !$0.isIn(notAwaited) }
         if let heldBy { heldTheDrain(heldBy) }
+        // Drained in time: no timer for a cancellation nothing waits for.
+        guard !late.isEmpty else { return Ending() }
         for run in late { run.task.cancel() }
         let cutShort = isCutShort()
         return await RunWatch.until(.now + cancelLimit) { watch in
