@@ -111,7 +111,9 @@ public struct HostConfiguration: Sendable {
     public var slowHookThreshold: Duration = .seconds(1)
     /// Whether ``ModuleHost/run()`` serves the process's signals (SIGTERM,
     /// SIGINT, SIGHUP, SIGUSR1, SIGUSR2). Turn it off when a supervisor owns
-    /// the signals and ends the host by cancelling the task that runs it.
+    /// the signals and ends the host by cancelling the task that runs it (a
+    /// `ServiceGroup`); left on there, the host finds SIGTERM taken and logs
+    /// a warning naming this setting.
     public var servesSignals = true
     /// Where to write a Chrome trace-event JSON of the host's hooks and
     /// timed event handling (see ``timesEventHandlers``); when `nil`, the

@@ -20,18 +20,6 @@ final class HostRequests: Sendable {
         case terminate
     }
 
-    /// The host's shutdown, in one value: each stop of the host moves it on,
-    /// never back.
-    enum Shutdown: Sendable {
-        case none
-        /// A stop was asked for (the first): bring-ups are interrupted, none
-        /// begins, and the engine's next terminate stops every module.
-        case requested(StopReason)
-        /// A second stop: every wait left ends at once. The reason is still
-        /// the first stop's.
-        case cutShort(StopReason)
-    }
-
     struct Request: Sendable {
         let id: Int
         let kind: Kind
@@ -237,24 +225,5 @@ extension HostRequests.Kind {
         case .launch, .load, .reload: true
         case .remove, .unload, .terminate: false
         }
-    }
-}
-
-extension HostRequests.Shutdown {
-    /// Whether a stop was asked for.
-    var begun: Bool {
-        if case .none = self { false } else { true }
-    }
-
-    /// Why the host stops: the first stop's reason.
-    var reason: StopReason? {
-        switch self {
-        case .none: nil
-        case .requested(let reason), .cutShort(let reason): reason
-        }
-    }
-
-    var isCutShort: Bool {
-        if case .cutShort = self { true } else { false }
     }
 }

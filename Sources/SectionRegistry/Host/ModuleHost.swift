@@ -482,35 +482,6 @@ public actor ModuleHost {
         return nil
     }
 
-    /// Ends the `run`s of `modules` (given in the order they stop: reverse
-    /// start order) and waits for them: drained one after the other within
-    /// one ``HostConfiguration/drainTimeLimit``, then cancelled within
-    /// ``HostConfiguration/stopTimeLimit``; a second stop ends the wait at
-    /// once. A `run` that waits for a request (this one, or one queued) is
-    /// cancelled but not waited for: it cannot return before its answer.
-    ///
-    /// - Returns: how the `run`s that did not end cleanly ended.
-    func endRuns(of modules: [HostedModule]) async -> ModuleRun.Ending {
-        var order = [Int](repeating: -1, count: (modules.map(\.position).max() ?? -1) + 1)
-        for (index, module) in modules.enumerated() { order[module.position] = index }
-        let stops = { (run: ModuleRun) in run.module.position < order.count && order[run.module.position] >= 0 }
-        let ending = runs.withLock { runs in
-            defer { runs.removeAll(where: stops) }
-            return runs.filter(stops)
-        }.sorted { order[$0.module.position] < order[$1.module.position] }
-        guard !ending.isEmpty else { return ModuleRun.Ending() }
-        requests.waitsFor(endingRuns: ending)
-        let limit = configuration.drainTimeLimit
-        return await ModuleRun.end(ending, drainDeadline: .now + limit, cancelLimit: configuration.stopTimeLimit,
-                                   notAwaited: requests.waitingRuns, isCutShort: { [requests] in requests.shutdown.isCutShort }) { [shared] run in
-            shared.log(.warning, "SectionRegistry: module '\(run.module.name)' did not finish its run within the drain limit (\(limit)) "
-                + "after it was asked to: it and every run not yet drained are cancelled, and the shutdown is not clean. A run that ends by "
-                + "cancellation says so: `try await context.cancelOnDrain { ... }`; one that serves returns once asked "
-                + "(context.withDrainHandler, or its library's graceful shutdown under the ServiceLifecycle trait). Or raise "
-                + "HostConfiguration.drainTimeLimit.", module: run.module.name)
-        }
-    }
-
     // MARK: Reload, removal, shutdown
 
     /// Calls every running module's reload hook, in start order, each

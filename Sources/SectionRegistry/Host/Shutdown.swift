@@ -1,31 +1,48 @@
 // The host's shutdown, in one place.
 //
-// Walk-through: SIGTERM reaches `ModuleHost.run()`'s signal loop
-// (Process/ModuleHost+Run.swift), which calls `beginShutdown(.signal)`.
-// That is the one entry, whatever the reason (a signal, `terminate()`, a
-// `run` that failed, the cancellation of the task running the host, a
-// ServiceGroup's graceful shutdown):
+// SIGTERM to exit, in the order it happens. Every step below but the
+// first and the last is in this file, and so is the shutdown state
+// (`HostRequests.Shutdown`, at the end).
 //
-// 1. `HostRequests.requestStop` moves the shutdown state from `none` to
-//    `requested` (a later stop finds it moved and does nothing more): the
-//    launch, load or reload under way is interrupted, its running hook
-//    cancelled, and it rolls back what it started; no bring-up begins after.
+// 0. SIGTERM reaches `SignalStream`'s handler (Process/SignalStream.swift),
+//    which only writes the signal's number to a pipe; `ModuleHost.run()`'s
+//    signal loop (`answer`, Process/ModuleHost+Run.swift) reads it and calls
+//    `stop(bySignal:)`, here.
+// 1. `beginShutdown(.signal)`: the one entry, whatever the reason (a
+//    signal, `terminate()`, a `run` that failed, a module's
+//    `requestShutdown()`, the cancellation of the task running the host, a
+//    ServiceGroup's graceful shutdown). `HostRequests.requestStop` moves the
+//    shutdown state from `none` to `requested` (a later stop finds it moved
+//    and cuts the shutdown short instead, step 5): the launch, load or
+//    reload under way is interrupted, its running hook cancelled, and it
+//    rolls back what it started; no bring-up begins after.
 // 2. A terminate request is queued. In its turn, `terminateNow` publishes
 //    `stopping`, then `stop` takes every started module, in reverse start
-//    order: their `run`s are drained (`ModuleRun.end`: each asked to
-//    finish, and waited for, before the one before it is asked, all within
-//    one `drainTimeLimit`; past it, what still runs is cancelled and has
-//    `stopTimeLimit`), then each module is forgotten (its life ends: no
-//    handler of it is called again, nothing it registers is accepted) and
-//    its stop hook called, each within `stopTimeLimit`. A request a draining
-//    `run` makes meanwhile is refused at once (`HostRequests.submit`).
-// 3. `stopped` is published, with what did not end cleanly; `run()` returns.
+//    order.
+// 3. The drain (`endRuns`, then `ModuleRun.end` in
+//    Lifecycle/ModuleRun.swift): each `run` is asked to finish, and waited
+//    for, before the one started before it is asked, all within one
+//    `drainTimeLimit`; past it, what still runs is named in a warning,
+//    cancelled, and given `stopTimeLimit`. A request a draining `run` makes
+//    meanwhile is refused at once (`HostRequests.submit`): it would wait
+//    for itself.
+// 4. Each module is forgotten (its life ends: no handler of it is called
+//    again, nothing it registers is accepted) and its stop hook called, in
+//    reverse start order, each within `stopTimeLimit`. `stopped` is
+//    published, with what did not end cleanly, and `run()` returns.
+// 5. A second SIGTERM or SIGINT, or the cancellation of the task running
+//    `run()` during the shutdown, calls `cutShutdownShort`: the state
+//    becomes `cutShort`, the `run`s not yet asked are cancelled without
+//    being asked, whatever the shutdown waits for (`run`s, or a stop hook)
+//    is given up at once, and the stop hooks not yet called are skipped.
+// 6. `ModuleHost.main` (Process/HostMain.swift) reads the final status and
+//    exits: 0 stopped cleanly, 3 not cleanly (a `run` past the drain limit,
+//    a stop hook that failed or was cut off), 1 a failed launch or `run`.
+//    `main { work }` (Process/ModuleHost+Command.swift) exits 128 + the
+//    signal's number instead, as a command-line tool does.
 //
-// A second SIGTERM or SIGINT, or the cancellation of the task running
-// `run()` during the shutdown, calls `cutShutdownShort`: the state becomes
-// `cutShort`, the `run`s not yet asked are cancelled without being asked,
-// whatever the shutdown waits for (`run`s, or a stop hook) is given up at
-// once, and the stop hooks not yet called are skipped.
+// Lifecycle.md's "Shutdown" tells the same sequence to users, and
+// ShutdownWalkthroughTests runs it and compares.
 //
 // Words, used with these meanings only:
 // - drain (a `run`): ask it to finish its work and return; it hears it
@@ -74,6 +91,12 @@ extension ModuleHost {
         guard !fromModule else { return [] }
         _ = await waitUntilFinalOrCancelled()
         return began && status.isFinal ? shutdownOutcomes : []
+    }
+
+    /// SIGTERM or SIGINT, served: the first begins the shutdown, a second
+    /// cuts it short.
+    nonisolated func stop(bySignal signal: Int32) {
+        if !beginShutdown(.signal(signal)) { cutShutdownShort(.signal(signal)) }
     }
 
     /// The one entry of every shutdown: asks the host to stop for `reason`,
@@ -169,5 +192,67 @@ extension ModuleHost {
             shared.forget(module.life)  // skipped: not forgotten by the runner
         }
         return runs.outcomes() + Self.outcomes(of: phase, records)
+    }
+
+    /// Ends the `run`s of `modules` (given in the order they stop: reverse
+    /// start order) and waits for them: drained one after the other within
+    /// one ``HostConfiguration/drainTimeLimit``, then cancelled within
+    /// ``HostConfiguration/stopTimeLimit``; a second stop ends the wait at
+    /// once. A `run` that waits for a request (this one, or one queued) is
+    /// cancelled but not waited for: it cannot return before its answer.
+    ///
+    /// - Returns: how the `run`s that did not end cleanly ended.
+    func endRuns(of modules: [HostedModule]) async -> ModuleRun.Ending {
+        var order = [Int](repeating: -1, count: (modules.map(\.position).max() ?? -1) + 1)
+        for (index, module) in modules.enumerated() { order[module.position] = index }
+        let stops = { (run: ModuleRun) in run.module.position < order.count && order[run.module.position] >= 0 }
+        let ending = runs.withLock { runs in
+            defer { runs.removeAll(where: stops) }
+            return runs.filter(stops)
+        }.sorted { order[$0.module.position] < order[$1.module.position] }
+        guard !ending.isEmpty else { return ModuleRun.Ending() }
+        requests.waitsFor(endingRuns: ending)
+        let limit = configuration.drainTimeLimit
+        return await ModuleRun.end(ending, drainDeadline: .now + limit, cancelLimit: configuration.stopTimeLimit,
+                                   notAwaited: requests.waitingRuns, isCutShort: { [requests] in requests.shutdown.isCutShort }) { [shared] run in
+            shared.log(.warning, "SectionRegistry: module '\(run.module.name)' did not finish its run within the drain limit (\(limit)) "
+                + "after it was asked to: it and every run not yet drained are cancelled, and the shutdown is not clean. A run that ends by "
+                + "cancellation says so: `try await context.cancelOnDrain { ... }`; one that serves returns once asked "
+                + "(context.withDrainHandler, or its library's graceful shutdown under the ServiceLifecycle trait). Or raise "
+                + "HostConfiguration.drainTimeLimit.", module: run.module.name)
+        }
+    }
+}
+
+extension HostRequests {
+    /// The host's shutdown, in one value: each stop of the host moves it on,
+    /// never back.
+    enum Shutdown: Sendable {
+        case none
+        /// A stop was asked for (the first): bring-ups are interrupted, none
+        /// begins, and the engine's next terminate stops every module.
+        case requested(StopReason)
+        /// A second stop: every wait left ends at once. The reason is still
+        /// the first stop's.
+        case cutShort(StopReason)
+    }
+}
+
+extension HostRequests.Shutdown {
+    /// Whether a stop was asked for.
+    var begun: Bool {
+        if case .none = self { false } else { true }
+    }
+
+    /// Why the host stops: the first stop's reason.
+    var reason: StopReason? {
+        switch self {
+        case .none: nil
+        case .requested(let reason), .cutShort(let reason): reason
+        }
+    }
+
+    var isCutShort: Bool {
+        if case .cutShort = self { true } else { false }
     }
 }

@@ -26,18 +26,26 @@ extension ModuleHost {
         do {
             let host = ModuleHost(registry: try ModuleRegistry.linked(), configuration: configuration)
             try await host.run()
-            switch host.status {
-            case .stopped(let failures) where failures.isEmpty:
+            if case .stopped(let failures) = host.status, failures.isEmpty {
                 let stopped = await host.shutdownOutcomes.map(\.module).joined(separator: ", ")
                 host.shared.log(.info, "SectionRegistry: stopped: \(stopped)")
-                end(status: 0)
-            case .launchFailed(let cancelled) where !cancelled.rollback.contains(where: \.isFailure):
-                end(status: 0)  // SIGTERM during launch; what started stopped cleanly
-            default:
-                end(status: 3)
             }
+            end(status: exitStatus(after: host.status))
         } catch {
             end(status: 1, message: "\(error)")
+        }
+    }
+
+    /// The exit status of ``main(configuration:)`` once ``run()`` returned
+    /// without an error: 0 stopped cleanly, 3 not.
+    static func exitStatus(after status: HostStatus) -> Int32 {
+        switch status {
+        case .stopped(let failures) where failures.isEmpty:
+            0
+        case .launchFailed(let cancelled) where !cancelled.rollback.contains(where: \.isFailure):
+            0  // SIGTERM during launch; what started stopped cleanly
+        default:
+            3
         }
     }
 

@@ -34,9 +34,12 @@ extension ModuleHost {
     ///   own: a slow handler delays no other signal. At shutdown such a
     ///   broadcast is cancelled, and `run()` returns once it has ended.
     ///
-    /// The signals are taken over before launch and handed back to their
-    /// default action on return. Signal dispositions belong to the process:
-    /// one `run()` at a time may serve them. If another library replaces
+    /// The signals are taken over before launch and given back the action
+    /// they had on return. Signal dispositions belong to the process: one
+    /// `run()` at a time may serve them. If something else had taken
+    /// SIGTERM already (a `ServiceGroup` with `gracefulShutdownSignals`, which
+    /// runs the host as a service: set `servesSignals` to false there), the
+    /// host logs a warning naming the signal and the fix. If another library replaces
     /// the handler of one while the host serves it (Vapor's `app.execute()`
     /// does), the host logs an error naming the signal within a second: the
     /// process would otherwise stop hearing it without a word.
@@ -86,12 +89,6 @@ extension ModuleHost {
         return .moduleFailed(failure.module, in: .run, error: error, rollback: shutdownOutcomes)
     }
 
-    /// SIGTERM or SIGINT, served: the first begins the shutdown, a second
-    /// cuts it short.
-    nonisolated func stop(bySignal signal: Int32) {
-        if !beginShutdown(.signal(signal)) { cutShutdownShort(.signal(signal)) }
-    }
-
     /// Runs `body` while the process's signals are served (unless
     /// ``HostConfiguration/servesSignals`` is off): SIGTERM and SIGINT go
     /// to `stop`, the others are answered as ``run()`` says.
@@ -107,6 +104,10 @@ extension ModuleHost {
                     + "(Vapor's app.execute() does). The host will not drain or stop its modules on \(signalName(signal)). Start that "
                     + "library without its own signal handling (Vapor: app.server.start(address:) in a module's run, see Servers.md), "
                     + "or set HostConfiguration.servesSignals to false and stop the host yourself.")
+            } taken: { signal in
+                shared.log(.warning, "SectionRegistry: \(signalName(signal)) was taken in this process before the host began to serve it "
+                    + "(a ServiceGroup with gracefulShutdownSignals, or another library): the host serves it now, and that owner may not hear "
+                    + "it. Under a ServiceGroup, set HostConfiguration.servesSignals to false: the group's graceful shutdown stops the host.")
             }
             : nil
         defer { stream?.close() }

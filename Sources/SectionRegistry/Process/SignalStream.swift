@@ -18,16 +18,22 @@ struct SignalStream {
 
     private let signals: [Int32]
     private let writeEnd: Int32
+    /// Each signal's action before the stream took it, restored by
+    /// ``close()``.
+    private let previous: [sigaction]
 
     /// Takes over `signals` until ``close()``; `deliver` gets each one, on a
     /// thread of the stream's. `replaced` is called, once a signal, when
     /// another library replaces the handler of one (Vapor's
     /// `app.execute()` does): the process would otherwise go deaf to it
-    /// without a word. The stream looks once a second.
+    /// without a word. The stream looks once a second. `taken` is called,
+    /// before this returns, for each signal that something else in the
+    /// process had taken already (see ``isTaken(_:_:)``).
     ///
     /// - Throws: ``HostError/Code/signalsInUse`` if another stream has them.
     init(
-        _ signals: [Int32], deliver: @escaping @Sendable (Int32) -> Void, replaced: @escaping @Sendable (Int32) -> Void = { _ in }
+        _ signals: [Int32], deliver: @escaping @Sendable (Int32) -> Void, replaced: @escaping @Sendable (Int32) -> Void = { _ in },
+        taken: (Int32) -> Void = { _ in }
     ) throws(HostError) {
         self.signals = signals
         var ends: [Int32] = [-1, -1]
@@ -47,7 +53,10 @@ struct SignalStream {
         action.__sigaction_handler.sa_handler = forwardingHandler
         action.sa_flags = SA_RESTART
         sigemptyset(&action.sa_mask)
-        for signalNumber in signals { sigaction(signalNumber, &action, nil) }
+        var previous = Array(repeating: sigaction(), count: signals.count)
+        for (index, signalNumber) in signals.enumerated() { sigaction(signalNumber, &action, &previous[index]) }
+        self.previous = previous
+        for (signalNumber, action) in zip(signals, previous) where Self.isTaken(signalNumber, action) { taken(signalNumber) }
         let reader = SignalReader(readEnd: readEnd, signals: signals, deliver: deliver, replaced: replaced)
         var thread = pthread_t()
         let context = Unmanaged.passRetained(reader).toOpaque()
@@ -58,9 +67,24 @@ struct SignalStream {
         pthread_detach(thread)
     }
 
-    /// Stops listening and restores each signal's default action.
+    /// Whether `action`, found on `signalNumber` when the stream took it,
+    /// says that something else in the process serves that signal: another
+    /// library's handler, or SIGTERM ignored (how a swift-service-lifecycle
+    /// `ServiceGroup` with `gracefulShutdownSignals` leaves it, listening
+    /// through a Dispatch source). Other ignored signals are left out: a
+    /// shell starts a background job with SIGINT ignored, `nohup` SIGHUP.
+    static func isTaken(_ signalNumber: Int32, _ action: sigaction) -> Bool {
+        guard let handler = action.__sigaction_handler.sa_handler else { return false }  // SIG_DFL
+        let ignored = unsafeBitCast(handler, to: Int.self) == 1  // SIG_IGN
+        return !ignored || signalNumber == SIGTERM
+    }
+
+    /// Stops listening and gives each signal back the action it had before.
     func close() {
-        for signalNumber in signals { signal(signalNumber, SIG_DFL) }
+        for (signalNumber, action) in zip(signals, previous) {
+            var action = action
+            sigaction(signalNumber, &action, nil)
+        }
         signalPipe.store(-1, ordering: .sequentiallyConsistent)
         Glibc.close(writeEnd)
     }

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import ModuleRecords
+@testable import SectionRegistry
+
+/// Lifecycle.md's "Shutdown, step by step", run: the modules it describes,
+/// the signals it sends, and what happens, compared line by line with each
+/// of its blocks. The signal enters where the signal loop hands it over
+/// (`stop(bySignal:)`, as `run()` does); that a real SIGTERM reaches it is
+/// `ExampleProcessTests`' part.
+@Suite(.timeLimit(.minutes(5))) struct ShutdownWalkthroughTests {
+    /// The walk-through's blocks of lines, in the order written.
+    static func walkthroughBlocks() throws -> [[String]] {
+        let article = try String(
+            contentsOf: packageRoot.appendingPathComponent("Sources/SectionRegistry/SectionRegistry.docc/Lifecycle.md"), encoding: .utf8)
+        let section = try #require(article.components(separatedBy: "## Shutdown, step by step\n").dropFirst().first)
+            .components(separatedBy: "\n## ")[0]
+        return section.components(separatedBy: "```text\n").dropFirst().map { block in
+            block.components(separatedBy: "```")[0].split(separator: "\n").map(String.init)
+        }
+    }
+
+    /// What the walk-through's lines say of a status.
+    static func describe(_ status: HostStatus) -> String {
+        guard case .stopped(let failures) = status, !failures.isEmpty else { return "\(status)" }
+        return "stopped, with failures: " + failures.map { "\($0.module) \($0.phase) \($0.resultName)" }.joined(separator: "; ")
+    }
+
+    /// Runs `Store` and `Worker` as the walk-through says, sends SIGTERM,
+    /// and a second one once `Worker` was asked to drain if
+    /// `secondSignal`; `Worker`'s `run` returns when asked to drain if
+    /// `returnsOnDrain`.
+    ///
+    /// - Returns: the lines the walk-through would write of what happened.
+    func walk(returnsOnDrain: Bool, secondSignal: Bool) async throws -> [String] {
+        let journal = Journal()
+        let box = HostBox()
+        let (asked, ask) = AsyncStream.makeStream(of: Void.self)
+        let host = ModuleHost(registry: try declare([
+            asking("Store", journal: journal) { module in
+                module.onStop = { journal.add("Store: stop hook") }
+            },
+            asking("Worker", after: ["Store"], journal: journal) { module in
+                module.onStop = { journal.add("Worker: stop hook") }
+                module.work = { context in
+                    let (drain, drained) = AsyncStream.makeStream(of: Void.self)
+                    await context.withDrainHandler {
+                        for await _ in drain {}
+                    } onDrain: {
+                        journal.add("status: \(Self.describe(box.value.status))")
+                        journal.add("Worker: asked to drain")
+                        ask.yield()
+                        if returnsOnDrain { drained.finish() }
+                    }
+                    guard returnsOnDrain else {
+                        try await Task.sleep(for: .seconds(3600))  // holds the drain; cancelled when cut off
+                        return
+                    }
+                    do throws(HostError) {
+                        try await box.value.remove("Store")
+                        journal.add("Worker: remove(\"Store\") was not refused")
+                    } catch {
+                        journal.add("Worker: remove(\"Store\") refused at once: \(error.code)")
+                    }
+                    journal.add("Worker: run returned")
+                }
+            },
+        ]), configuration: testConfiguration {
+            $0.servesSignals = false  // the signal is handed over below, where the signal loop would
+            $0.drainTimeLimit = .seconds(3600)
+            $0.stopTimeLimit = .seconds(3600)
+        })
+        box.set(host)
+        let running = Task { try await host.run() }
+        guard await host.waitUntilRunning() else {
+            Issue.record("not running: \(host.status)")
+            return []
+        }
+        var lines = ["status: \(Self.describe(host.status))", "SIGTERM"]
+        host.stop(bySignal: SIGTERM)
+        if secondSignal {
+            for await _ in asked { break }
+            journal.add("SIGTERM")
+            host.stop(bySignal: SIGTERM)
+        }
+        try await running.value
+        // The walk-through's lines, not the journal's own ("start Worker", ...).
+        lines += journal.entries.filter { $0 == "SIGTERM" || $0.contains(": ") }
+        lines += ["status: \(Self.describe(host.status))", "exit status: \(ModuleHost.exitStatus(after: host.status))"]
+        return lines
+    }
+
+    @Test func sigtermDrainsRefusesTheDrainingRunsRequestThenStopsAndExitsZeroAsWritten() async throws {
+        let blocks = try Self.walkthroughBlocks()
+        try #require(blocks.count == 2, "Lifecycle.md's walk-through has two blocks")
+        let happened = try await walk(returnsOnDrain: true, secondSignal: false)
+        #expect(happened == blocks[0])
+    }
+
+    @Test func aSecondSigtermCutsTheDrainShortSkipsTheStopHooksAndExitsThreeAsWritten() async throws {
+        let blocks = try Self.walkthroughBlocks()
+        try #require(blocks.count == 2, "Lifecycle.md's walk-through has two blocks")
+        let happened = try await walk(returnsOnDrain: false, secondSignal: true)
+        #expect(happened == blocks[1])
+    }
+}
