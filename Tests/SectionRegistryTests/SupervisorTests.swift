@@ -88,24 +88,30 @@ extension StressTests {
     }
 
     /// A `ServiceGroup` with `gracefulShutdownSignals` takes SIGTERM before
-    /// its services run (it ignores the signal and listens through a
-    /// Dispatch source): a host left serving signals under it says so, with
-    /// the fix, and gives the signal back as it found it.
+    /// its services run (on Linux, Dispatch's signal source installs a
+    /// handler; on Darwin UnixSignals ignores the signal): a host left
+    /// serving signals under it says so, with the fix, and gives the signal
+    /// back as it found it. Both dispositions, in turn.
     @Test func aSignalTakenBeforeTheHostServesItIsAWarningNamingTheFix() async throws {
-        let log = CapturedLog(logLevel: .warning)
-        signal(SIGTERM, SIG_IGN)  // as UnixSignals leaves it
+        let noOp: @convention(c) (Int32) -> Void = { _ in }
         defer { signal(SIGTERM, SIG_DFL) }
-        let host = ModuleHost(registry: try declare([scripted("A", journal: journal)]), configuration: testConfiguration { $0.log = log.handler })
-        let running = Task { try await host.run() }
-        #expect(await host.waitUntilRunning())
-        let warnings = log.all.filter { $0.text.hasPrefix("SectionRegistry: SIGTERM was taken in this process before the host began to serve it") }
-        #expect(warnings.count == 1, "\(log.all.map(\.text))")
-        #expect(warnings.first?.text.contains("set HostConfiguration.servesSignals to false") == true)
-        #expect(!log.all.contains { $0.text.contains("SIGINT was taken") }, "only what something else took")
-        await host.terminate()
-        try await running.value
-        var action = sigaction()
-        sigaction(SIGTERM, nil, &action)
-        #expect(action.__sigaction_handler.sa_handler.map { unsafeBitCast($0, to: Int.self) } == 1, "SIG_IGN again, as found")
+        for found in [unsafeBitCast(noOp, to: Int.self), 1 /* SIG_IGN */] {
+            var taken = sigaction()
+            taken.__sigaction_handler.sa_handler = unsafeBitCast(found, to: (@convention(c) (Int32) -> Void).self)
+            sigaction(SIGTERM, &taken, nil)
+            let log = CapturedLog(logLevel: .warning)
+            let host = ModuleHost(registry: try declare([scripted("A", journal: journal)]), configuration: testConfiguration { $0.log = log.handler })
+            let running = Task { try await host.run() }
+            #expect(await host.waitUntilRunning())
+            let warnings = log.all.filter { $0.text.hasPrefix("SectionRegistry: SIGTERM was taken in this process before the host began to serve it") }
+            #expect(warnings.count == 1, "\(log.all.map(\.text))")
+            #expect(warnings.first?.text.contains("set HostConfiguration.servesSignals to false") == true)
+            #expect(!log.all.contains { $0.text.contains("SIGINT was taken") }, "only what something else took")
+            await host.terminate()
+            try await running.value
+            var action = sigaction()
+            sigaction(SIGTERM, nil, &action)
+            #expect(action.__sigaction_handler.sa_handler.map { unsafeBitCast($0, to: Int.self) } == found, "given back as found")
+        }
     }
 }

@@ -68,11 +68,12 @@ struct SignalStream {
     }
 
     /// Whether `action`, found on `signalNumber` when the stream took it,
-    /// says that something else in the process serves that signal: another
-    /// library's handler, or SIGTERM ignored (how a swift-service-lifecycle
-    /// `ServiceGroup` with `gracefulShutdownSignals` leaves it, listening
-    /// through a Dispatch source). Other ignored signals are left out: a
-    /// shell starts a background job with SIGINT ignored, `nohup` SIGHUP.
+    /// says that something else in the process serves that signal: a
+    /// handler (Dispatch installs one for a signal source, as a
+    /// swift-service-lifecycle `ServiceGroup` with `gracefulShutdownSignals`
+    /// makes), or SIGTERM ignored (how the group leaves it on Darwin). Other
+    /// ignored signals are left out: a shell starts a background job with
+    /// SIGINT ignored, `nohup` SIGHUP.
     static func isTaken(_ signalNumber: Int32, _ action: sigaction) -> Bool {
         guard let handler = action.__sigaction_handler.sa_handler else { return false }  // SIG_DFL
         let ignored = unsafeBitCast(handler, to: Int.self) == 1  // SIG_IGN
