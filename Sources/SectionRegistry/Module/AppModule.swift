@@ -31,7 +31,7 @@ public protocol AppModule: Sendable {
     /// What ``run(_:)`` returns: nothing (`Void`) for a module that writes
     /// it. Never named by a module: it only tells the host, at no cost,
     /// which modules have long-running work.
-    associatedtype RunResult = NoRunHook
+    associatedtype RunResult = _NoRunHook
 
     /// Prepares the module: register services and event handlers here. If
     /// it throws, nothing has started and launch stops.
@@ -137,9 +137,9 @@ extension AppModule {
     public var runReportsReady: Bool { false }
 }
 
-extension AppModule where RunResult == NoRunHook {
+extension AppModule where RunResult == _NoRunHook {
     /// No long-running work: the host never calls it.
-    public func run(_ context: ModuleContext) async throws -> NoRunHook { NoRunHook() }
+    public func run(_ context: ModuleContext) async throws -> _NoRunHook { _NoRunHook() }
 
     /// No ``run(_:)`` of its own: the witness of the conformances that keep
     /// the default ``RunResult``.
@@ -147,8 +147,10 @@ extension AppModule where RunResult == NoRunHook {
 }
 
 /// What ``AppModule/run(_:)`` returns in a module that does not write it;
-/// never made by a module.
-public struct NoRunHook: Sendable {
+/// never named or made by a module. Underscored, as `_hasRunHook` is: it
+/// exists only so that the host knows, at no cost, which modules have a
+/// `run`, and is left out of the documentation.
+public struct _NoRunHook: Sendable {
     init() {}
 }
 
