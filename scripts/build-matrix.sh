@@ -21,6 +21,13 @@
 # Swift runtime of its own, and the toolchain cannot link
 # SectionRegistryDynamic statically (no static _FoundationCShims for shared
 # objects).
+# SwiftPM compiles each configuration once, with gold; scripts/relink.py
+# links the same object files again with lld and with bfd (compiling does
+# not depend on the linker, but SwiftPM would compile everything again for
+# a changed -use-ld: 27 of the 36 minutes this script took on 2 busy cores
+# when it did). Each binary's linker is checked from its marks (gold's
+# .note.gnu.gold-version, lld's .comment), so a relink cannot pass unseen.
+#
 # Prints one line per build and exits 1 if any differs or fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -64,17 +71,50 @@ check_run_with_plugin() {
     paste -sd, <<<"$running" | sed 's/,/, /g'
 }
 
-# Builds the plugin example like build $1 (configuration $2, linker $3) and
-# runs its host with the plugin; prints what ran, or why not.
-check_plugin() {
-    local scratch=".build-matrix/plugins-$1"
-    local flags=(--package-path Sources/Example/Plugins -c "$2" --scratch-path "$scratch" -Xswiftc "-use-ld=$3")
-    if ! swift build "${flags[@]}" >"$scratch.log" 2>&1; then
-        echo "build failed: $scratch.log"
+# The linker that linked binary $1, from the marks each leaves: gold a
+# .note.gnu.gold-version section, lld its name in .comment, bfd neither.
+linker_of() {
+    if readelf -S "$1" | grep -q '\.note\.gnu\.gold-version'; then
+        echo gold
+    elif readelf -p .comment "$1" 2>/dev/null | grep -q 'Linker: LLD'; then
+        echo lld
+    else
+        echo bfd
+    fi
+}
+
+# Builds package $1 (configuration $2, the flags after $3) with gold in
+# .build-matrix/$3, a name with "gold" in it, then relinks it with lld and
+# bfd in the folders named with "lld" and "bfd" instead. Prints why, and
+# fails, if a build or a relink fails.
+build_and_relink() {
+    local package=$1 configuration=$2 gold=$3
+    shift 3
+    if ! swift build --package-path "$package" -c "$configuration" --scratch-path ".build-matrix/$gold" -Xswiftc -use-ld=gold "$@" \
+        >".build-matrix/$gold.log" 2>&1; then
+        echo "build failed: .build-matrix/$gold.log"
         return 1
     fi
+    for linker in lld bfd; do
+        local relinked=${gold/gold/$linker}
+        if ! scripts/relink.py ".build-matrix/$gold" ".build-matrix/$relinked" "$linker" >".build-matrix/$relinked.log" 2>&1; then
+            echo "relink failed: .build-matrix/$relinked.log"
+            return 1
+        fi
+    done
+}
+
+# The bin folder of build $1 (a scratch folder's name), configuration $2.
+bin_of() {
+    echo ".build-matrix/$1/$2"
+}
+
+# Runs the plugin example's host, as built for build $1 (configuration $2),
+# with the plugin; prints what ran, or why not.
+check_plugin() {
     local bin ran
-    bin="$(swift build "${flags[@]}" --show-bin-path)"
+    bin=$(bin_of "plugins-$1" "$2")
+    [[ $(linker_of "$bin/libReportsPlugin.so") == "${1%%-*}" ]] || { echo "libReportsPlugin.so was linked by $(linker_of "$bin/libReportsPlugin.so")"; return 1; }
     ran=$(check_run_with_plugin "$bin/registry-plugin-host" "$bin/libReportsPlugin.so") || { echo "$ran"; return 1; }
     echo "plugin: $ran"
 }
@@ -83,14 +123,9 @@ check_plugin() {
 # time, and a plugin that brings a library of its own. Runs the app with the
 # plugin; fails unless every module of every image ran, each once.
 check_shared_libraries() {
-    local scratch=".build-matrix/shared-libraries-$1"
-    local flags=(--package-path Tests/Fixtures/SharedLibraries/App -c "$2" --scratch-path "$scratch" -Xswiftc "-use-ld=$3")
-    if ! swift build "${flags[@]}" >"$scratch.log" 2>&1; then
-        echo "build failed: $scratch.log"
-        return 1
-    fi
     local bin ran
-    bin="$(swift build "${flags[@]}" --show-bin-path)"
+    bin=$(bin_of "shared-libraries-$1" "$2")
+    [[ $(linker_of "$bin/libCharts.so") == "${1%%-*}" ]] || { echo "libCharts.so was linked by $(linker_of "$bin/libCharts.so")"; return 1; }
     ran=$(check_run_with_plugin "$bin/shared-app" "$bin/libReportsPlugin.so") || { echo "$ran"; return 1; }
     echo "libraries: $ran"
 }
@@ -99,19 +134,25 @@ reference=""
 expected=""
 failures=0
 printf '%-28s %-9s %s\n' build result modules
-for linker in "${linkers[@]}"; do
-    for configuration in "${configurations[@]}"; do
-        for stdlib in "${stdlibs[@]}"; do
+for configuration in "${configurations[@]}"; do
+    for stdlib in "${stdlibs[@]}"; do
+        built=true
+        flags=(--product registry-example)
+        [[ $stdlib == static ]] && flags+=(--static-swift-stdlib)
+        why=$(build_and_relink . "$configuration" "gold-$configuration-$stdlib" "${flags[@]}") || built=false
+        if [[ $built == true && $stdlib == shared ]]; then
+            why=$(build_and_relink Sources/Example/Plugins "$configuration" "plugins-gold-$configuration-$stdlib" &&
+                  build_and_relink Tests/Fixtures/SharedLibraries/App "$configuration" "shared-libraries-gold-$configuration-$stdlib") ||
+                built=false
+        fi
+        for linker in "${linkers[@]}"; do
             name="$linker-$configuration-$stdlib"
-            scratch=".build-matrix/$name"
-            flags=(-c "$configuration" --scratch-path "$scratch" --product registry-example -Xswiftc "-use-ld=$linker")
-            [[ $stdlib == static ]] && flags+=(--static-swift-stdlib)
-            if ! swift build "${flags[@]}" >"$scratch.log" 2>&1; then
-                printf '%-28s %-9s %s\n' "$name" FAILED "build failed: $scratch.log"
+            if [[ $built != true ]]; then
+                printf '%-28s %-9s %s\n' "$name" FAILED "$why"
                 failures=$((failures + 1))
                 continue
             fi
-            binary="$(swift build "${flags[@]}" --show-bin-path)/registry-example"
+            binary="$(bin_of "$name" "$configuration")/registry-example"
             # The records as the inspector lists them, without the note line:
             # its addresses are the linker's placement.
             records=$("$inspector" inspect "$binary" 2>&1 | grep -v -E '^(.*: )?note: ' || true)
@@ -129,13 +170,16 @@ for linker in "${linkers[@]}"; do
             check=$(checked_modules "$binary" "${expectations[@]}") || true
             # "  1. Accounts [service, ...": the modules the app discovered, in order.
             found=$("$binary" | sed -nE 's/^  [0-9]+\. ([^ ]+) .*/\1/p')
-            if [[ -z $expected || $records != "$reference" || $check != "$expected" || $found != "$expected" ]]; then
+            if [[ $(linker_of "$binary") != "$linker" ]]; then
+                printf '%-28s %-9s %s\n' "$name" DIFFERS "linked by $(linker_of "$binary"), not $linker"
+                failures=$((failures + 1))
+            elif [[ -z $expected || $records != "$reference" || $check != "$expected" || $found != "$expected" ]]; then
                 printf '%-28s %-9s %s\n' "$name" DIFFERS "found: $(paste -sd' ' <<<"$found"); check: $check"
                 failures=$((failures + 1))
-            elif [[ $stdlib == shared ]] && ! plugin=$(check_plugin "$name" "$configuration" "$linker"); then
+            elif [[ $stdlib == shared ]] && ! plugin=$(check_plugin "$name" "$configuration"); then
                 printf '%-28s %-9s %s\n' "$name" DIFFERS "plugin: $plugin"
                 failures=$((failures + 1))
-            elif [[ $stdlib == shared ]] && ! libraries=$(check_shared_libraries "$name" "$configuration" "$linker"); then
+            elif [[ $stdlib == shared ]] && ! libraries=$(check_shared_libraries "$name" "$configuration"); then
                 printf '%-28s %-9s %s\n' "$name" DIFFERS "$libraries"
                 failures=$((failures + 1))
             else
