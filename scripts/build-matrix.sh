@@ -24,8 +24,9 @@
 # SwiftPM compiles each configuration once, with gold; scripts/relink.py
 # links the same object files again with lld and with bfd (compiling does
 # not depend on the linker, but SwiftPM would compile everything again for
-# a changed -use-ld: 27 of the 36 minutes this script took on 2 busy cores
-# when it did). Each binary's linker is checked from its marks (gold's
+# a changed -use-ld: the script took 26 minutes so, 10.5 this way, each
+# from an empty .build-matrix on the same 2 busy cores). Each binary's
+# linker is checked from its marks (gold's
 # .note.gnu.gold-version, lld's .comment), so a relink cannot pass unseen.
 #
 # Prints one line per build and exits 1 if any differs or fails.
@@ -74,7 +75,7 @@ check_run_with_plugin() {
 # The linker that linked binary $1, from the marks each leaves: gold a
 # .note.gnu.gold-version section, lld its name in .comment, bfd neither.
 linker_of() {
-    if readelf -S "$1" | grep -q '\.note\.gnu\.gold-version'; then
+    if readelf -W -S "$1" | grep -q '\.note\.gnu\.gold-version'; then
         echo gold
     elif readelf -p .comment "$1" 2>/dev/null | grep -q 'Linker: LLD'; then
         echo lld
