@@ -39,6 +39,33 @@ import Glibc
         #expect(warning?.text.contains("context.cancelOnDrain") == true, "the message names the fix")
     }
 
+    @Test func aRunWhoseWorkSwallowsItsCancellationIsToldThatNotToAddCancelOnDrain() async throws {
+        let log = CapturedLog(logLevel: .warning)
+        let released = Locked(false)
+        defer { released.withLock { $0 = true } }  // the loop left behind ends with the test
+        let host = ModuleHost(registry: try declare([
+            working("Ticker", journal: journal) {
+                while !released.withLock({ $0 }) {
+                    try? await Task.sleep(for: .milliseconds(5))  // swallows the cancellation: spins
+                }
+            },
+        ]), configuration: testConfiguration {
+            $0.drainTimeLimit = .milliseconds(200)
+            $0.stopTimeLimit = .milliseconds(100)
+            $0.log = log.handler
+        })
+        try await host.launch()
+        await journal.waitFor("run Ticker")
+        let shutdown = await host.terminate()
+        #expect(outcomes(shutdown) == ["Ticker run cutOff", "Ticker stop completed"])
+        let warning = log.all.first { $0.text.contains("did not finish its run within the drain limit") }
+        #expect(warning?.metadata["module"] == "Ticker")
+        #expect(warning?.text.contains("swallows its cancellation") == true, "\(warning?.text ?? "no warning")")
+        #expect(warning?.text.contains("says so: `try await context.cancelOnDrain") == false, "it says so already")
+        let cutOff = shutdown.first { $0.phase == .run }
+        #expect(cutOff.map { $0.duration < .seconds(5) } == true, "counted from the start of the drain, not of the run")
+    }
+
     @Test func aRunThatEndsByCancellationSaysSoAndEndsAtOnceInItsTurn() async throws {
         let host = ModuleHost(registry: try declare([
             draining("Database", level: .service, journal: journal),

@@ -197,7 +197,9 @@ public struct ModuleContext: Sendable {
                 // and its own end (a value, or what it throws) is the answer.
                 switch try await group.next() {
                 case .ended(let value): return value
-                case .drainRequested: group.cancelAll()
+                case .drainRequested:
+                    life.workCancelledOnDrain = true
+                    group.cancelAll()
                 case nil: throw CancellationError()
                 }
             }

@@ -215,11 +215,20 @@ extension ModuleHost {
         let limit = configuration.drainTimeLimit
         return await ModuleRun.end(ending, drainDeadline: .now + limit, cancelLimit: configuration.stopTimeLimit,
                                    notAwaited: requests.waitingRuns, isCutShort: { [requests] in requests.shutdown.isCutShort }) { [shared] run in
-            shared.log(.warning, "SectionRegistry: module '\(run.module.name)' did not finish its run within the drain limit (\(limit)) "
+            let name = run.module.name
+            if run.module.life.workCancelledOnDrain {
+                // It said it ends by cancellation: the fix is in its loop.
+                shared.log(.warning, "SectionRegistry: module '\(name)' did not finish its run within the drain limit (\(limit)): "
+                    + "context.cancelOnDrain cancelled its work when asked, and the work did not end: it swallows its cancellation "
+                    + "(a loop with `try? await Task.sleep(...)` spins instead of ending). Every run not yet drained is cancelled, and "
+                    + "the shutdown is not clean. Let the CancellationError out (`try await`), or check Task.isCancelled.", module: name)
+                return
+            }
+            shared.log(.warning, "SectionRegistry: module '\(name)' did not finish its run within the drain limit (\(limit)) "
                 + "after it was asked to: it and every run not yet drained are cancelled, and the shutdown is not clean. A run that ends by "
                 + "cancellation says so: `try await context.cancelOnDrain { ... }`; one that serves returns once asked "
                 + "(context.withDrainHandler, or its library's graceful shutdown under the ServiceLifecycle trait). Or raise "
-                + "HostConfiguration.drainTimeLimit.", module: run.module.name)
+                + "HostConfiguration.drainTimeLimit.", module: name)
         }
     }
 }

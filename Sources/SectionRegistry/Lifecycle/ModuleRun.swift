@@ -171,11 +171,11 @@ final class ModuleRun: Sendable {
         let late = runs[next...].filter { !$0.isIn(notAwaited) }
         if let heldBy { heldTheDrain(heldBy) }
         // Drained in time: no timer for a cancellation nothing waits for.
-        guard !late.isEmpty else { return Ending() }
+        guard !late.isEmpty else { return Ending(drainStart: drainStart) }
         for run in late { run.task.cancel() }
         let cutShort = isCutShort()
         return await RunWatch.until(.now + cancelLimit) { watch in
-            var ending = Ending()
+            var ending = Ending(drainStart: drainStart)
             for run in late {
                 if await !run.waitForEnd(watch) {
                     ending.unended.append(run)
@@ -189,6 +189,8 @@ final class ModuleRun: Sendable {
 
     /// How the `run`s that did not drain ended.
     struct Ending: Sendable {
+        /// When the drain began: what each outcome's duration counts from.
+        var drainStart = MonotonicInstant.now
         /// Drained past the deadline, then ended once cancelled.
         var timedOut: [HookOutcome] = []
         /// Not ended when the host stopped waiting for them.
@@ -200,7 +202,7 @@ final class ModuleRun: Sendable {
         /// one cancelled by a second stop does at once, is no outcome of
         /// its own.
         func outcomes() -> [HookOutcome] {
-            timedOut + unended.filter { !$0.hasEnded }.map { $0.outcome(.cutOff, since: $0.start) }
+            timedOut + unended.filter { !$0.hasEnded }.map { $0.outcome(.cutOff, since: drainStart) }
         }
     }
 

@@ -52,7 +52,7 @@ public struct HookOutcome: Sendable, CustomStringConvertible {
         let took = "\(duration.milliseconds) ms"
         switch result {
         case .timedOut where phase == .run: return "not drained within the drain limit (\(took) from the start of the drain): cancelled"
-        case .cutOff where phase == .run: return "had not ended when the host stopped waiting (\(took)): cancelled and left behind"
+        case .cutOff where phase == .run: return "had not ended when the host stopped waiting (\(took) from the start of the drain): cancelled and left behind"
         case .completed: return "completed in \(took)"
         case .failed(let error): return "failed after \(took): \(embedded(error))"
         case .timedOut: return "did not finish within its time limit (\(took)): cancelled and left behind"

@@ -27,6 +27,8 @@ final class ModuleLife: Sendable {
         var drain = Drain.notRequested(waiters: [], handlers: [])
         var nextWaiter = 0
         var readiness = Readiness.undeclared(warned: false)
+        /// Whether `cancelOnDrain` cancelled the work it runs, on the drain.
+        var workCancelledOnDrain = false
     }
 
     private enum Drain {
@@ -108,6 +110,14 @@ final class ModuleLife: Sendable {
         }
         for waiter in waiters { waiter.resume() }
         for handler in handlers { handler() }
+    }
+
+    /// Whether the `run`'s `cancelOnDrain` cancelled its work when the
+    /// drain came: a `run` still running after that swallows its
+    /// cancellation, which is what its warning must say.
+    var workCancelledOnDrain: Bool {
+        get { state.withLock { $0.workCancelledOnDrain } }
+        set { state.withLock { $0.workCancelledOnDrain = newValue } }
     }
 
     /// Returns once the drain is requested, or the calling task is
