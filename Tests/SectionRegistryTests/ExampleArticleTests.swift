@@ -20,6 +20,8 @@ import Testing
         "Sources/Routing/Routing.swift", "Sources/Database/Database.swift", "Sources/Notes/Notes.swift",
         "Sources/HTTP/HTTP.swift", "Sources/Server/main.swift", "Sources/Supervised/main.swift",
     ].map { Quote(article: "Servers.md", example: "Server", file: $0) } + [
+        "Sources/Routes/Routes.swift", "Sources/HTTP/HTTP.swift",
+    ].map { Quote(article: "Servers.md", example: "VaporServer", file: $0) } + [
         "Package.swift", "Sources/ToolboxKit/ListCommands.swift", "Sources/ToolboxKit/RunCommand.swift",
         "Sources/GreetCommand/Greet.swift", "Sources/Greet/Greet.swift", "Sources/GreetRegistration/greet.c",
         "Sources/Toolbox/main.swift",

@@ -1,0 +1,78 @@
+import NIOCore
+import Routes
+import SectionRegistry
+import Vapor
+
+@c(app_module_HTTP) func makeHTTP() -> AppModuleHandle { AppModuleHandle(HTTP()) }
+
+/// A late module: serves with Vapor the routes every module added, on
+/// 127.0.0.1 and the port in PORT (8080 by default). The host is running
+/// once the server has bound its port: a bind failure fails the launch.
+struct HTTP: AppModule {
+    var runReportsReady: Bool { true }
+
+    func run(_ context: ModuleContext) async throws {
+        // Arguments of its own: Vapor's default environment holds the
+        // process's command line, which is the host's, not Vapor's.
+        let app = try await Application.make(Environment(name: "production", arguments: ["vapor-server"]), logger: context.logger)
+        do {
+            try await serve(app, context)
+        } catch {
+            // A failed application too: Vapor wants every one shut down.
+            try? await app.asyncShutdown()
+            throw error
+        }
+        try await app.asyncShutdown()
+    }
+
+    /// Starts the server, reports ready, and shuts the server down when the
+    /// host asks this run to drain.
+    private func serve(_ app: Application, _ context: ModuleContext) async throws {
+        let port = context.environment["PORT"].flatMap { Int($0) } ?? 8080
+        try context.service(RouteTable.self).apply(to: app)
+        // Vapor's own limit for finishing the requests in flight ends before
+        // the host's drainTimeLimit, which covers the whole drain: past it,
+        // Vapor gives up and this run returns, so the host sees a clean
+        // drain instead of cancelling the run and calling the shutdown
+        // unclean. The margin is for what comes after: asyncShutdown, and
+        // the runs of the modules before this one, which drain after it.
+        let margin = min(context.drainTimeLimit / 5, .seconds(5))
+        let shutdownLimit = context.drainTimeLimit - margin
+        app.http.server.configuration.shutdownTimeout = TimeAmount(shutdownLimit)
+
+        // Not app.execute(): Vapor's serve command would take SIGTERM and
+        // SIGINT over, and the host owns the signals. Throws if the port
+        // cannot be bound: the launch fails.
+        try await app.server.start(address: .hostname("127.0.0.1", port: port))
+        context.log("HTTP: ready on 127.0.0.1:\(app.http.server.shared.localAddress?.port ?? port)")
+        context.reportReady()
+
+        // Waits for the host's drain request (or this run's cancellation:
+        // the stream then ends too).
+        let (drain, requestDrain) = AsyncStream<Void>.makeStream()
+        await context.withDrainHandler {
+            for await _ in drain {}
+        } onDrain: {
+            requestDrain.finish()
+        }
+        // Stops accepting, and returns once the requests in flight are
+        // answered, or once Vapor's shutdownTimeout has passed.
+        context.log("HTTP: draining")
+        let began = ContinuousClock.now
+        await app.server.shutdown()
+        // Past its shutdownTimeout Vapor logs an error and returns, the
+        // requests still in flight dropped: this run fails, so that the
+        // host's shutdown is not clean and the exit status says so.
+        if began.duration(to: .now) >= shutdownLimit {
+            throw ShutdownTimedOut(limit: shutdownLimit)
+        }
+    }
+}
+
+/// Vapor's server did not finish its requests within its shutdownTimeout.
+struct ShutdownTimedOut: Error, CustomStringConvertible {
+    let limit: Duration
+    var description: String {
+        "Vapor's server did not finish the requests in flight within its shutdownTimeout (\(limit)): they were dropped"
+    }
+}
