@@ -32,10 +32,10 @@ struct HTTP: AppModule {
         try context.service(RouteTable.self).apply(to: app)
         // Vapor's own limit for finishing the requests in flight ends before
         // the host's drainTimeLimit, which covers the whole drain: past it,
-        // Vapor gives up and this run returns, so the host sees a clean
-        // drain instead of cancelling the run and calling the shutdown
-        // unclean. The margin is for what comes after: asyncShutdown, and
-        // the runs of the modules before this one, which drain after it.
+        // Vapor gives up and this run fails, naming why (below), instead of
+        // the host cancelling a run that never hears its cancellation. The
+        // margin is for what comes after: asyncShutdown, and the runs of
+        // the modules before this one, which drain after it.
         let margin = min(context.drainTimeLimit / 5, .seconds(5))
         let shutdownLimit = context.drainTimeLimit - margin
         app.http.server.configuration.shutdownTimeout = TimeAmount(shutdownLimit)
