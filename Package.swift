@@ -53,6 +53,9 @@ let package = Package(
         // SectionRegistryRecords: every image needs its own section bounds.
         .library(name: "SectionRegistryDynamic", type: .dynamic, targets: ["SectionRegistry"]),
         .library(name: "SectionRegistryRecords", targets: ["CSectionRegistry"]),
+        // For a package's own tests of its modules: withTestHost, from
+        // module values, without linker records or signals.
+        .library(name: "SectionRegistryTesting", targets: ["SectionRegistryTesting"]),
         .executable(name: "registry-example", targets: ["ExampleApp"]),
         .executable(name: "section-registry", targets: ["section-registry"]),
         // `swift package check-modules --product App`, in any package that
@@ -101,6 +104,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging", "ServiceLifecycle"])),
                 .target(name: "SectionRegistryMacros", condition: .when(traits: ["Macros"])),
             ]
+        ),
+        // A test host for a package's own modules (the testing article).
+        .target(
+            name: "SectionRegistryTesting",
+            dependencies: ["SectionRegistry"]
         ),
         // The example app: it depends on its features to link them, and
         // imports none of them: there is no central list.
@@ -172,6 +180,12 @@ let package = Package(
                 // ServiceGroup's tests need a Logger too.
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging", "ServiceLifecycle"])),
             ]
+        ),
+        // SectionRegistryTesting's tests, and the testing article's example
+        // module and its test, quoted whole.
+        .testTarget(
+            name: "SectionRegistryTestingTests",
+            dependencies: ["SectionRegistryTesting"]
         ),
     ],
     swiftLanguageModes: [.v6]

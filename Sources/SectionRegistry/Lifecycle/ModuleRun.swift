@@ -28,6 +28,9 @@ final class ModuleRun: Sendable {
         var joined = false
         /// A failure (or a return) while the launch still went on.
         var endedDuringLaunch: HookOutcome.Result?
+        /// How it ended: a failure or a return; `nil` for an end by
+        /// cancellation (or by ``ModuleContext/cancelOnDrain(_:)``).
+        var result: HookOutcome.Result?
     }
 
     /// Starts `module`'s `run`, in a task that carries `origin` (so that
@@ -59,6 +62,7 @@ final class ModuleRun: Sendable {
             }
             let (waiter, joined) = state.withLock { state in
                 state.ended = true
+                state.result = result
                 if !state.joined { state.endedDuringLaunch = result }
                 defer { state.waiter = nil }
                 return (state.waiter, state.joined)
@@ -206,7 +210,13 @@ final class ModuleRun: Sendable {
         }
     }
 
-    private var hasEnded: Bool {
+    /// How a `run` that ended within its drain ended: failed if it threw,
+    /// completed if it returned or gave way to its cancellation.
+    func drainedOutcome(since drainStart: MonotonicInstant) -> HookOutcome {
+        outcome(state.withLock { $0.result } ?? .completed, since: drainStart)
+    }
+
+    var hasEnded: Bool {
         state.withLock { $0.ended }
     }
 
