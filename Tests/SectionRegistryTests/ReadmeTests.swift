@@ -65,6 +65,15 @@ import Glibc
             """)
     }
 
+    /// The README's "Test a module": Billing's test, run by `swift test` in
+    /// the package, passes.
+    @Test func billingsTestPasses() async throws {
+        let scratch = packageRoot.appendingPathComponent(".build-tests/readme").path
+        let run = try await runCommand(["swift", "test", "--package-path", package.path, "--scratch-path", scratch])
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("✔ Test billingBillsEveryAccount() passed"), "\(run.output)")
+    }
+
     /// Waits until process `pid` has a handler for `signal`, as
     /// /proc/PID/status lists it (SigCgt); fails after 20 seconds.
     func waitUntilCatching(_ signal: Int32, pid: Int32) async throws {
@@ -88,7 +97,8 @@ import Glibc
 
     /// (The C package's Billing.swift has event handlers the README leaves
     /// out.)
-    @Test(arguments: ["Tests/Fixtures/ReadmeMacroPackage/Sources/Billing/Billing.swift"])
+    @Test(arguments: ["Tests/Fixtures/ReadmeMacroPackage/Sources/Billing/Billing.swift",
+                      "Tests/Fixtures/ReadmePackage/Tests/BillingTests/BillingTests.swift"])
     func theReadmeShowsTheFile(_ path: String) throws {
         let text = try String(contentsOf: readme, encoding: .utf8)
         let file = try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8)
@@ -113,6 +123,12 @@ import Glibc
             let line = try #require(file.split(separator: "\n").first { $0.hasPrefix("APP_MODULE(") })
             #expect(text.contains("// Sources/\(path)\n#include <app_module.h>\n\(line)\n"), "\(path)")
         }
+        let shop = try String(contentsOf: packageRoot.appendingPathComponent("Tests/Fixtures/ReadmePackage/Package.swift"), encoding: .utf8)
+        let lines = shop.split(separator: "\n", omittingEmptySubsequences: false)
+        let first = try #require(lines.firstIndex { $0.contains(".testTarget(name: \"BillingTests\"") })
+        let last = try #require(lines[first...].firstIndex { $0 == "        ])," })
+        let declaration = lines[first...last].map { $0.dropFirst(8) }.joined(separator: "\n")
+        #expect(text.contains("```swift\n" + declaration + "\n```"), "README.md does not show the BillingTests target as Package.swift has it")
         let manifest = try String(contentsOf: packageRoot.appendingPathComponent("Tests/Fixtures/ReadmeMacroPackage/Package.swift"), encoding: .utf8)
         let targets = manifest.split(separator: "\n").filter { $0.contains(".target(") || $0.contains(".executableTarget(") }
         for target in targets {
