@@ -174,7 +174,7 @@ let package = Package(
         .testTarget(
             name: "SectionRegistryTests",
             dependencies: [
-                "SectionRegistry", "ModuleRecords", "CSectionRegistry", "TestModuleRecords", "ELFInspection",
+                "SectionRegistry", "ModuleRecords", "CSectionRegistry", "TestModuleRecords", "ELFInspection", "SectionRegistryTesting",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["ServiceLifecycle"])),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle", condition: .when(traits: ["ServiceLifecycle"])),
                 // ServiceGroup's tests need a Logger too.

@@ -1,3 +1,4 @@
+import SectionRegistryTesting
 import Testing
 @testable import ModuleRecords
 @testable import SectionRegistry
@@ -45,13 +46,13 @@ import Testing
 
     @Test func cancellingDuringLaunchRollsBackWhatStarted() async throws {
         let (began, beginning) = AsyncStream.makeStream(of: Void.self)
-        let log = CapturedLog(logLevel: .trace)
+        let log = LogRecorder()
         let host = ModuleHost(registry: try declare(sleepyModules(startingB: {
             beginning.yield()
             try await Task.sleep(for: .seconds(300))  // ends when the launching task is cancelled
         })), configuration: testConfiguration {
             $0.servesSignals = false
-            $0.log = log.handler
+            $0.log = log.handler(logLevel: .trace)
         })
         let running = Task { try await host.run() }
         for await _ in began { break }
@@ -66,8 +67,8 @@ import Testing
             return
         }
         #expect(results(error.rollback) == ["A stop completed"])
-        #expect(log.all.filter { $0.level >= .error }.isEmpty, "a cancellation is no failure")
-        #expect(log.all.contains { $0.level == .info && $0.text == "SectionRegistry: launch cancelled; stopped again: A" })
+        #expect(log.lines.filter { $0.level >= .error }.isEmpty, "a cancellation is no failure")
+        #expect(log.lines.contains { $0.level == .info && $0.message == "SectionRegistry: launch cancelled; stopped again: A" })
     }
 
     @Test func cancellingBeforeLaunchStartsNothing() async throws {

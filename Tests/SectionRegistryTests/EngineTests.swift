@@ -1,4 +1,5 @@
 import Foundation
+import SectionRegistryTesting
 import Testing
 @testable import ModuleRecords
 @testable import SectionRegistry
@@ -84,7 +85,7 @@ struct Jammed: Error, CustomStringConvertible {
     }
 
     @Test func aRunThatThrowsShutsEveryModuleDownAndRunThrowsIt() async throws {
-        let log = CapturedLog(logLevel: .info)
+        let log = LogRecorder()
         let box = HostBox()
         let host = ModuleHost(registry: try declare([
             scripted("Store", level: .service, journal: journal),
@@ -96,7 +97,7 @@ struct Jammed: Error, CustomStringConvertible {
             },
         ]), configuration: testConfiguration {
             $0.servesSignals = false
-            $0.log = log.handler
+            $0.log = log.handler(logLevel: .info)
         })
         box.set(host)
         let error = await #expect(throws: HostError.self) { try await host.run() }
@@ -108,7 +109,7 @@ struct Jammed: Error, CustomStringConvertible {
             return
         }
         #expect(failures.map(\.description).first?.hasPrefix("Ticker run: failed after") == true)
-        #expect(log.all.contains { $0.level == .error && $0.text.hasPrefix("SectionRegistry: module 'Ticker' failed in run, stopping every module") })
+        #expect(log.lines.contains { $0.level == .error && $0.message.hasPrefix("SectionRegistry: module 'Ticker' failed in run, stopping every module") })
     }
 
     @Test func aRunThatIgnoresItsCancellationIsCutOffAndItsModuleStillStops() async throws {
@@ -338,7 +339,7 @@ extension StressTests {
     /// Runs a host whose module handles the SIGUSR1 event with `handle`,
     /// sends SIGUSR1, then SIGTERM once the handler runs, and returns once
     /// `run()` has.
-    func runWithUserSignalHandler(_ handle: @escaping @Sendable () async -> Void, log: CapturedLog? = nil) async throws {
+    func runWithUserSignalHandler(_ handle: @escaping @Sendable () async -> Void, log: LogRecorder? = nil) async throws {
         let host = ModuleHost(registry: try declare([
             scripted("A", journal: journal) { [journal] module in
                 module.onSetUp = { context in
@@ -351,7 +352,7 @@ extension StressTests {
             },
         ]), configuration: testConfiguration {
             $0.userSignalEvents[.usr1] = Ping(payload: 1)
-            if let log { $0.log = log.handler }
+            if let log { $0.log = log.handler(logLevel: .warning) }
         })
         let signaller = Task { [journal] in
             await journal.waitFor("ready A")
@@ -374,9 +375,9 @@ extension StressTests {
     /// is left behind and reported; `run()` returns without waiting for it
     /// (the test's 15-minute limit is far under its hour).
     @Test(.timeLimit(.minutes(15))) func aUserSignalHandlerThatIgnoresCancellationIsLeftBehind() async throws {
-        let log = CapturedLog(logLevel: .warning)
+        let log = LogRecorder()
         try await runWithUserSignalHandler({ await sleepIgnoringCancellation(.seconds(3600)) }, log: log)
-        #expect(log.all.contains { $0.text == "SectionRegistry: the broadcast of SIGUSR1 did not end when cancelled: left behind" })
+        #expect(log.lines.contains { $0.message == "SectionRegistry: the broadcast of SIGUSR1 did not end when cancelled: left behind" })
     }
 
     /// The new user's first guess: a loop in `start`. SIGTERM during launch

@@ -1,36 +1,12 @@
+import SectionRegistryTesting
 import Testing
 @testable import ModuleRecords
 @testable import SectionRegistry
 
-/// Keeps what its log handler is given.
-final class CapturedLog: Sendable {
-    struct Message: Sendable {
-        let level: LogLevel
-        let text: String
-        let metadata: [String: String]
-    }
-
-    let logLevel: LogLevel
-    private let messages = Locked<[Message]>([])
-
-    init(logLevel: LogLevel) {
-        self.logLevel = logLevel
-    }
-
-    /// The handler to configure a host with.
-    var handler: HostLogHandler {
-        HostLogHandler(logLevel: logLevel) { level, message, metadata in
-            self.messages.withLock { $0.append(Message(level: level, text: message, metadata: metadata)) }
-        }
-    }
-
-    var all: [Message] {
-        messages.withLock { $0 }
-    }
-
+extension LogRecorder {
     /// The messages about `module` in `phase` at `level`.
-    func about(_ module: String, _ phase: LifecyclePhase, at level: LogLevel) -> [Message] {
-        all.filter { $0.level == level && $0.metadata["module"] == module && $0.metadata["phase"] == phase.rawValue }
+    func about(_ module: String, _ phase: LifecyclePhase, at level: LogLevel) -> [LoggedLine] {
+        lines.filter { $0.level == level && $0.metadata["module"] == module && $0.metadata["phase"] == phase.rawValue }
     }
 }
 
@@ -39,15 +15,15 @@ final class CapturedLog: Sendable {
 @Suite struct LoggingTests {
     let journal = Journal()
 
-    func launchAndStop(logLevel: LogLevel) async throws -> CapturedLog {
-        let log = CapturedLog(logLevel: logLevel)
+    func launchAndStop(logLevel: LogLevel) async throws -> LogRecorder {
+        let log = LogRecorder()
         let host = ModuleHost(registry: try declare([
             scripted("Quick", level: .core, journal: journal) { $0.onSetUp = { $0.log("Quick: set up") } },
             scripted("Slow", journal: journal) { $0.whileStarting = { try await Task.sleep(for: .milliseconds(600)) } },
             scripted("Stuck", journal: journal) { $0.hangsInStop = true },
             scripted("Touchy", level: .late, journal: journal) { $0.failsIn = .reload },
         ]), configuration: testConfiguration {
-            $0.log = log.handler
+            $0.log = log.handler(logLevel: logLevel)
             // Far from Slow's 600 ms and from the others' few, even on a
             // loaded machine.
             $0.slowHookThreshold = .milliseconds(300)
@@ -59,13 +35,13 @@ final class CapturedLog: Sendable {
         return log
     }
 
-    func milliseconds(_ message: CapturedLog.Message) -> Double? {
+    func milliseconds(_ message: LoggedLine) -> Double? {
         message.metadata["duration"].flatMap { Double($0.dropLast(2)) }
     }
 
     @Test func launchStepsAndEachHooksDurationAreDebugMessages() async throws {
         let log = try await launchAndStop(logLevel: .trace)
-        #expect(log.all.contains { $0.level == .debug && $0.text == "SectionRegistry: start order: Quick, Slow, Stuck, Touchy" })
+        #expect(log.lines.contains { $0.level == .debug && $0.message == "SectionRegistry: start order: Quick, Slow, Stuck, Touchy" })
         for module in ["Quick", "Slow", "Stuck", "Touchy"] {
             for phase in [LifecyclePhase.setUp, .ready] {
                 let messages = log.about(module, phase, at: .debug)
@@ -74,8 +50,8 @@ final class CapturedLog: Sendable {
             }
         }
         for phase in [LifecyclePhase.setUp, .start, .ready] {
-            #expect(log.all.contains { $0.level == .debug && $0.metadata["phase"] == phase.rawValue && $0.metadata["module"] == nil
-                && $0.text == "SectionRegistry: \(phase) of 4 modules done" }, "the phase's total")
+            #expect(log.lines.contains { $0.level == .debug && $0.metadata["phase"] == phase.rawValue && $0.metadata["module"] == nil
+                && $0.message == "SectionRegistry: \(phase) of 4 modules done" }, "the phase's total")
         }
     }
 
@@ -86,7 +62,7 @@ final class CapturedLog: Sendable {
         #expect(slow.first.flatMap(milliseconds).map { $0 >= 600 } == true, "how long it ran: \(slow)")
         let stuck = log.about("Stuck", .stop, at: .warning)
         #expect(stuck.count == 1)
-        #expect(stuck.first?.text.contains("did not finish within its time limit") == true)
+        #expect(stuck.first?.message.contains("did not finish within its time limit") == true)
         #expect(stuck.first.flatMap(milliseconds).map { $0 >= 80 } == true, "how long it ran: \(stuck)")
         let failed = log.about("Touchy", .reload, at: .error)
         #expect(failed.map(\.metadata["error"]) == ["Touchy was told to fail in reload"])
@@ -95,15 +71,15 @@ final class CapturedLog: Sendable {
 
     @Test func aModulesLinesCarryItsNameAndLevelsBelowTheHandlersAreDropped() async throws {
         let log = try await launchAndStop(logLevel: .warning)
-        #expect(log.all.allSatisfy { $0.level >= .warning })
-        #expect(Set(log.all.compactMap { $0.metadata["module"] }).isSuperset(of: ["Slow", "Stuck", "Touchy"]))
-        #expect(!log.all.contains { $0.text == "Quick: set up" })
+        #expect(log.lines.allSatisfy { $0.level >= .warning })
+        #expect(Set(log.lines.compactMap { $0.metadata["module"] }).isSuperset(of: ["Slow", "Stuck", "Touchy"]))
+        #expect(!log.lines.contains { $0.message == "Quick: set up" })
         let verbose = try await launchAndStop(logLevel: .info)
-        #expect(verbose.all.contains { $0.level == .info && $0.text == "Quick: set up" && $0.metadata == ["module": "Quick"] })
+        #expect(verbose.lines.contains { $0.level == .info && $0.message == "Quick: set up" && $0.metadata == ["module": "Quick"] })
     }
 
     @Test func aModulesMessageIsBuiltOnlyIfTheLogTakesItAndCarriesItsMetadata() async throws {
-        let log = CapturedLog(logLevel: .info)
+        let log = LogRecorder()
         let built = Locked(0)
         let host = ModuleHost(registry: try declare([
             scripted("Chatty", journal: journal) {
@@ -112,11 +88,11 @@ final class CapturedLog: Sendable {
                     context.log("warmed", metadata: ["entries": "3", "module": "Impostor"])
                 }
             },
-        ]), configuration: testConfiguration { $0.log = log.handler })
+        ]), configuration: testConfiguration { $0.log = log.handler(logLevel: .info) })
         try await host.launch()
         await host.terminate()
         #expect(built.withLock { $0 } == 0, "a debug message was built for an info log")
-        #expect(log.all.contains { $0.text == "warmed" && $0.metadata == ["entries": "3", "module": "Chatty"] }, "\(log.all)")
+        #expect(log.lines.contains { $0.message == "warmed" && $0.metadata == ["entries": "3", "module": "Chatty"] }, "\(log.lines)")
     }
 
     /// swift-log's `Logger.Level`, as a bridge sees it: a `String` enum of

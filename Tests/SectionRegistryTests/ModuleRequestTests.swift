@@ -1,3 +1,4 @@
+import SectionRegistryTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -287,7 +288,7 @@ func asking(
     @Test func aStartHookLeftBehindCannotRegister() async throws {
         let journal = Journal()
         let late = Gate()
-        let log = CapturedLog(logLevel: .warning)
+        let log = LogRecorder()
         let host = ModuleHost(registry: try declare([
             asking("Late", journal: journal) { module in
                 module.onStart = { context in
@@ -303,7 +304,7 @@ func asking(
             },
         ]), configuration: testConfiguration {
             $0.startTimeLimit = .milliseconds(50)
-            $0.log = log.handler
+            $0.log = log.handler(logLevel: .warning)
         })
         let error = await #expect(throws: HostError.self) { try await host.launch() }
         #expect(error?.code == .moduleFailed)
@@ -311,7 +312,7 @@ func asking(
         await journal.waitFor("refused moduleStopped")
         let report = await host.broadcast(Ping(payload: 0))
         #expect(report.replies.isEmpty)
-        #expect(log.all.filter { $0.text.contains("after it stopped") }.count == 1, "logged once: \(log.all.map(\.text))")
+        #expect(log.lines.filter { $0.message.contains("after it stopped") }.count == 1, "logged once: \(log.lines.map(\.message))")
     }
 
     // Case 7: a second stop cuts the wait for runs short.

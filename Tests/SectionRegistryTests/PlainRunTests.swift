@@ -1,3 +1,4 @@
+import SectionRegistryTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -19,12 +20,12 @@ import Glibc
     // MARK: One model for the drain
 
     @Test func aRunThatHearsNothingHoldsTheDrainToItsLimitAndIsNamedWithTheFix() async throws {
-        let log = CapturedLog(logLevel: .warning)
+        let log = LogRecorder()
         let host = ModuleHost(registry: try declare([
             working("Ticker", journal: journal, endsOnDrain: false),
         ]), configuration: testConfiguration {
             $0.drainTimeLimit = .milliseconds(200)
-            $0.log = log.handler
+            $0.log = log.handler(logLevel: .warning)
         })
         try await host.launch()
         await journal.waitFor("run Ticker")
@@ -34,13 +35,13 @@ import Glibc
         #expect(outcomes(shutdown) == ["Ticker run timedOut", "Ticker stop completed"])
         guard case .stopped(let failures) = host.status else { Issue.record("\(host.status)"); return }
         #expect(failures.map { "\($0.module) \($0.phase)" } == ["Ticker run"], "the shutdown is unclean: exit 3")
-        let warning = log.all.first { $0.text.contains("did not finish its run within the drain limit") }
+        let warning = log.lines.first { $0.message.contains("did not finish its run within the drain limit") }
         #expect(warning?.metadata["module"] == "Ticker")
-        #expect(warning?.text.contains("context.cancelOnDrain") == true, "the message names the fix")
+        #expect(warning?.message.contains("context.cancelOnDrain") == true, "the message names the fix")
     }
 
     @Test func aRunWhoseWorkSwallowsItsCancellationIsToldThatNotToAddCancelOnDrain() async throws {
-        let log = CapturedLog(logLevel: .warning)
+        let log = LogRecorder()
         let released = Locked(false)
         defer { released.withLock { $0 = true } }  // the loop left behind ends with the test
         let host = ModuleHost(registry: try declare([
@@ -52,16 +53,16 @@ import Glibc
         ]), configuration: testConfiguration {
             $0.drainTimeLimit = .milliseconds(200)
             $0.stopTimeLimit = .milliseconds(100)
-            $0.log = log.handler
+            $0.log = log.handler(logLevel: .warning)
         })
         try await host.launch()
         await journal.waitFor("run Ticker")
         let shutdown = await host.terminate()
         #expect(outcomes(shutdown) == ["Ticker run cutOff", "Ticker stop completed"])
-        let warning = log.all.first { $0.text.contains("did not finish its run within the drain limit") }
+        let warning = log.lines.first { $0.message.contains("did not finish its run within the drain limit") }
         #expect(warning?.metadata["module"] == "Ticker")
-        #expect(warning?.text.contains("swallows its cancellation") == true, "\(warning?.text ?? "no warning")")
-        #expect(warning?.text.contains("says so: `try await context.cancelOnDrain") == false, "it says so already")
+        #expect(warning?.message.contains("swallows its cancellation") == true, "\(warning?.message ?? "no warning")")
+        #expect(warning?.message.contains("says so: `try await context.cancelOnDrain") == false, "it says so already")
         let cutOff = shutdown.first { $0.phase == .run }
         #expect(cutOff.map { $0.duration < .seconds(5) } == true, "counted from the start of the drain, not of the run")
     }
@@ -175,7 +176,7 @@ import Glibc
     }
 
     @Test func aReadinessReportedWhereNoneWasDeclaredIsAWarningNamingTheModule() async throws {
-        let log = CapturedLog(logLevel: .warning)
+        let log = LogRecorder()
         let host = ModuleHost(registry: try declare([
             asking("HTTP", journal: journal) { module in
                 module.work = { context in
@@ -184,14 +185,14 @@ import Glibc
                     await context.servesUntilDrained()
                 }
             },
-        ]), configuration: testConfiguration { $0.log = log.handler })
+        ]), configuration: testConfiguration { $0.log = log.handler(logLevel: .warning) })
         try await host.launch()
         await journal.waitFor("run HTTP")
         await host.terminate()
-        let warnings = log.all.filter { $0.text.contains("called context.reportReady(), but does not declare") }
+        let warnings = log.lines.filter { $0.message.contains("called context.reportReady(), but does not declare") }
         #expect(warnings.count == 1, "once")
         #expect(warnings.first?.metadata["module"] == "HTTP")
-        #expect(warnings.first?.text.contains("`var runReportsReady: Bool { true }`") == true)
+        #expect(warnings.first?.message.contains("`var runReportsReady: Bool { true }`") == true)
     }
 
     // MARK: The edges

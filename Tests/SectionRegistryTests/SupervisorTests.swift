@@ -1,3 +1,4 @@
+import SectionRegistryTesting
 import Testing
 @testable import ModuleRecords
 @testable import SectionRegistry
@@ -70,17 +71,17 @@ extension StressTests {
     /// Vapor's `app.execute()` replaces the handlers of SIGTERM and SIGINT:
     /// the host says so, instead of the process going deaf to them.
     @Test func aHandlerAnotherLibraryReplacesIsReportedNamingTheSignal() async throws {
-        let log = CapturedLog(logLevel: .error)
-        let host = ModuleHost(registry: try declare([scripted("A", journal: journal)]), configuration: testConfiguration { $0.log = log.handler })
+        let log = LogRecorder()
+        let host = ModuleHost(registry: try declare([scripted("A", journal: journal)]), configuration: testConfiguration { $0.log = log.handler(logLevel: .error) })
         let running = Task { try await host.run() }
         #expect(await host.waitUntilRunning())
         signal(SIGHUP, SIG_IGN)  // another library takes the signal over
-        let reported = { log.all.filter { $0.text.hasPrefix("SectionRegistry: SIGHUP no longer reaches the host") } }
+        let reported = { log.lines.filter { $0.message.hasPrefix("SectionRegistry: SIGHUP no longer reaches the host") } }
         for _ in 0..<100 where reported().isEmpty {
             try await Task.sleep(for: .milliseconds(50))
         }
-        #expect(reported().count == 1, "\(log.all.map(\.text))")
-        #expect(reported().first?.text.contains("Vapor's app.execute()") == true)
+        #expect(reported().count == 1, "\(log.lines.map(\.message))")
+        #expect(reported().first?.message.contains("Vapor's app.execute()") == true)
         try await Task.sleep(for: .milliseconds(1100))
         #expect(reported().count == 1, "once")
         await host.terminate()
@@ -99,14 +100,14 @@ extension StressTests {
             var taken = sigaction()
             taken.__sigaction_handler.sa_handler = unsafeBitCast(found, to: (@convention(c) (Int32) -> Void).self)
             sigaction(SIGTERM, &taken, nil)
-            let log = CapturedLog(logLevel: .warning)
-            let host = ModuleHost(registry: try declare([scripted("A", journal: journal)]), configuration: testConfiguration { $0.log = log.handler })
+            let log = LogRecorder()
+            let host = ModuleHost(registry: try declare([scripted("A", journal: journal)]), configuration: testConfiguration { $0.log = log.handler(logLevel: .warning) })
             let running = Task { try await host.run() }
             #expect(await host.waitUntilRunning())
-            let warnings = log.all.filter { $0.text.hasPrefix("SectionRegistry: SIGTERM was taken in this process before the host began to serve it") }
-            #expect(warnings.count == 1, "\(log.all.map(\.text))")
-            #expect(warnings.first?.text.contains("set HostConfiguration.servesSignals to false") == true)
-            #expect(!log.all.contains { $0.text.contains("SIGINT was taken") }, "only what something else took")
+            let warnings = log.lines.filter { $0.message.hasPrefix("SectionRegistry: SIGTERM was taken in this process before the host began to serve it") }
+            #expect(warnings.count == 1, "\(log.lines.map(\.message))")
+            #expect(warnings.first?.message.contains("set HostConfiguration.servesSignals to false") == true)
+            #expect(!log.lines.contains { $0.message.contains("SIGINT was taken") }, "only what something else took")
             await host.terminate()
             try await running.value
             var action = sigaction()

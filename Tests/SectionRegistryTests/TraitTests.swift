@@ -8,6 +8,7 @@ import Logging
 import ServiceLifecycle
 import ServiceLifecycleTestKit
 #endif
+import SectionRegistryTesting
 import Testing
 @testable import ModuleRecords
 @testable import SectionRegistry
@@ -60,12 +61,12 @@ final class RecordedLog: Sendable {
     }
 
     @Test func aModulesLoggerWritesToTheHostLogUnderTheModulesName() async throws {
-        let log = CapturedLog(logLevel: .debug)
-        try await ModuleHost(registry: declare([libraryUser("Notes")]), configuration: testConfiguration { $0.log = log.handler }).launch()
-        let line = try #require(log.all.first { $0.text == "table ready" })
+        let log = LogRecorder()
+        try await ModuleHost(registry: declare([libraryUser("Notes")]), configuration: testConfiguration { $0.log = log.handler(logLevel: .debug) }).launch()
+        let line = try #require(log.lines.first { $0.message == "table ready" })
         #expect(line.level == .info)
         #expect(line.metadata == ["module": "Notes", "request": "7", "rows": "3"])
-        #expect(!log.all.contains { $0.text == "not at the host's level" }, "the host log's level holds for the logger")
+        #expect(!log.lines.contains { $0.message == "not at the host's level" }, "the host log's level holds for the logger")
     }
 
     @Test func theHostLogsThroughALoggerWithItsModulesLibraries() async throws {
