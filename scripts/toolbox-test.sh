@@ -3,7 +3,8 @@
 #
 # The command-line example (Sources/Example/Toolbox: swift-argument-parser,
 # three feature modules, `ModuleHost.main { host in ... }`), built in release
-# and run as a user runs it:
+# and run as a user runs it, after its features' own tests (`swift test`, in
+# debug: (t)):
 #   (a) `toolbox --help` lists the linked commands (env, greet, sum), exit 0;
 #   (b) an unknown command: ArgumentParser's usage error, exit 64;
 #   (c) SECTION_REGISTRY_DISABLE=Sum: `sum` is gone from the help, and
@@ -33,6 +34,14 @@ swift build --package-path "$package" -c release 2>&1 | tee "$work/build.log"
 if grep -h "warning:" "$work/build.log"; then fail "the example builds with warnings (above)"; fi
 bin=$(swift build --package-path "$package" -c release --show-bin-path)
 toolbox=$bin/toolbox
+
+echo "== swift test (the features' own tests, with SectionRegistryTesting)"
+set +e
+swift test --package-path "$package" 2>&1 | tee "$work/test.log"
+status=${PIPESTATUS[0]}
+set -e
+if [[ $status == 0 ]] && ! grep -h "warning:" "$work/test.log"; then pass "(t) swift test: the features' tests pass, no warnings"
+else fail "(t) swift test: exit $status, or warnings (above)"; fi
 
 # Runs the toolbox with the given environment assignments and arguments;
 # sets $status, and $out and $err (what it wrote).

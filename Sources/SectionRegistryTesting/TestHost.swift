@@ -16,7 +16,10 @@ public final class TestHost: Sendable {
     /// event a module sends (`test.context.on(...)`: the test's handlers
     /// come before every module's), register more services.
     public let context: ModuleContext
-    /// Every line the host and its modules logged, at every level.
+    /// Every line the host and its modules logged at debug and above: a
+    /// module's own debug lines, not the trace lines of the libraries it
+    /// drives through `context.logger` (to record those too:
+    /// `configuration: { $0.log.logLevel = .trace }`).
     public let log: LogRecorder
     private let state = Mutex(State())
 
@@ -32,7 +35,7 @@ public final class TestHost: Sendable {
         var configuration = HostConfiguration()
         configuration.arguments = []
         configuration.environment = [:]
-        configuration.log = log.handler()
+        configuration.log = log.handler(logLevel: .debug)
         configuration.drainTimeLimit = .seconds(5)
         configuration.stopTimeLimit = .seconds(5)
         configuration.readinessTimeLimit = .seconds(5)

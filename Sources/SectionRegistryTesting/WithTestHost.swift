@@ -17,14 +17,15 @@ import SectionRegistry
 /// level, priority and `after` its `APP_MODULE` line declares. Every hook
 /// runs as in production (setUp, start, ready, each `run` right after its
 /// start, stop after the drain), but no signal is touched and nothing is
-/// printed: every line logged is in ``TestHost/log``.
+/// printed: every line logged at debug and above is in ``TestHost/log``.
 ///
 /// - Parameters:
 ///   - modules: the modules under test, and any they need that the test
 ///     does not fake.
 ///   - configure: changes the host's configuration, given with the test
 ///     defaults: no arguments, an empty environment (set what a module
-///     reads), every line recorded in ``TestHost/log``, and 5 seconds for
+///     reads), every line at debug and above recorded in ``TestHost/log``
+///     (`$0.log.logLevel = .trace` for all), and 5 seconds for
 ///     ``HostConfiguration/drainTimeLimit``, ``HostConfiguration/stopTimeLimit``
 ///     and ``HostConfiguration/readinessTimeLimit`` (30, 10 and 30 in
 ///     production), so that a module that hangs fails the test in seconds.

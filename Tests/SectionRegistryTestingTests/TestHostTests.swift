@@ -197,6 +197,7 @@ import Testing
             [ModuleDescriptor(name: "Billing") { Probe(setUp: { context in
                 read.withLock { $0 = (context.arguments, context.environment) }
                 context.log("rate", level: .debug, metadata: ["currency": "EUR"])
+                context.log("detail", level: .trace)
             }) }],
             configuration: { $0.environment = ["CURRENCY": "EUR"] }
         ) { test in
@@ -204,6 +205,7 @@ import Testing
             #expect(line?.level == .debug)
             #expect(line?.metadata == ["currency": "EUR", "module": "Billing"])
             #expect(line?.description == "DEBUG rate currency=EUR module=Billing")
+            #expect(!test.log.lines.contains { $0.message == "detail" }, "trace is below the test host's level")
         }
         #expect(read.withLock { $0?.arguments } == [])
         #expect(read.withLock { $0?.environment } == ["CURRENCY": "EUR"])

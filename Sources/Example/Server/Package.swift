@@ -52,6 +52,15 @@ let package = Package(
         + module("Routing", [hummingbird])
         + module("Database", [postgres])
         + module("Notes", ["Routing", hummingbird, postgres])
-        + module("HTTP", ["Routing", hummingbird]),
+        + module("HTTP", ["Routing", hummingbird])
+        // The modules' own tests: SectionRegistryTesting's test host, and
+        // HummingbirdTesting's clients beside it.
+        + [
+            .testTarget(name: "ServerTests", dependencies: [
+                "Routing", "Database", "Notes", "HTTP", hummingbird,
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "SectionRegistryTesting", package: "SectionRegistry"),
+            ]),
+        ],
     swiftLanguageModes: [.v6]
 )

@@ -43,6 +43,10 @@ let package = Package(
         .executableTarget(name: "ToolboxPlain", dependencies: [argumentParser, "GreetCommand", "SumCommand", "EnvCommand"]),
         // What the features and the tool share: the event that lists commands.
         .target(name: "ToolboxKit", dependencies: [sectionRegistry, argumentParser]),
+        // A feature's own test, with SectionRegistryTesting's test host.
+        .testTarget(name: "GreetTests", dependencies: [
+            "Greet", "ToolboxKit", .product(name: "SectionRegistryTesting", package: "SectionRegistry"),
+        ]),
     ]
         + feature("Greet") + feature("Sum") + feature("Env"),
     swiftLanguageModes: [.v6]

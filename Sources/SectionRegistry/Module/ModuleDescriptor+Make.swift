@@ -3,7 +3,8 @@ import CSectionRegistry
 extension ModuleDescriptor {
     /// Declares a module in Swift, for tests and for hosts that assemble
     /// some modules by hand. Linked modules come from their records; see
-    /// ``ModuleRegistry/linked()``. `required` is the record's
+    /// ``ModuleRegistry/linked()``. A module's own tests declare it so, with
+    /// its record's level, priority and `after` (<doc:Testing>). `required` is the record's
     /// `APP_MODULE_REQUIRED` (see ``ModuleDescriptor/isRequired``).
     public init(
         name: String,

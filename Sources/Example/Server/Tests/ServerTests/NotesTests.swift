@@ -1,0 +1,34 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import SectionRegistry
+import SectionRegistryTesting
+import Testing
+@testable import Database
+@testable import Notes
+@testable import Routing
+
+/// Notes' routes through HummingbirdTesting's router client, with the real
+/// Routing and Database modules: PostgreSQL as DATABASE_HOST, _PORT, _USER,
+/// _PASSWORD and _NAME say (scripts/server-test.sh starts one and sets them).
+@Test func notesKeepsWhatIsPostedInTheDatabase() async throws {
+    let database = ProcessInfo.processInfo.environment.filter { $0.key.hasPrefix("DATABASE_") }
+    try await withTestHost([
+        ModuleDescriptor(name: "Routing", level: .core) { Routing() },
+        ModuleDescriptor(name: "Database", level: .service) { Database() },
+        ModuleDescriptor(name: "Notes", after: ["Database", "Routing"]) { Notes() },
+    ], configuration: { $0.environment = database }) { test in
+        let app = Application(responder: try test.context.service(Routes.self).responder())
+        try await app.test(.router) { client in
+            let body = "a note from NotesTests \(UUID())"
+            try await client.execute(uri: "/notes", method: .post, body: ByteBuffer(string: body)) { response in
+                #expect(response.status == .created)
+            }
+            try await client.execute(uri: "/notes", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains(body))
+            }
+        }
+        #expect(test.log.lines(of: "Notes").map(\.message) == ["Notes: table notes is ready"])
+    }
+}
