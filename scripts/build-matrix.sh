@@ -50,7 +50,7 @@ mkdir -p .build-matrix
 checked_modules() {
     local report
     report=$("$inspector" check "$@" 2>&1) || { echo "$report"; return 1; }
-    sed -n 's/^section-registry: .*: [0-9]* modules, all checks passed: //p' <<<"$report" | sed 's/, /\n/g'
+    sed -n 's/^section-registry: .*: [0-9]* modules\?, all checks passed: //p' <<<"$report" | sed 's/, /\n/g'
 }
 
 # The names after "running: " in a host's output, one a line, sorted.

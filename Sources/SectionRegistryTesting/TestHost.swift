@@ -60,9 +60,11 @@ public final class TestHost: Sendable {
     ///   ``HostConfiguration/drainTimeLimit``) or `.cutOff` (it ignored that
     ///   too). A failure returned here is not thrown again at the end of the
     ///   scope.
-    /// - Throws: ``TestHostError`` if the module has no `run` going;
-    ///   ``HostError`` if it is not started.
+    /// - Throws: ``TestHostError`` if no started module has that name, or
+    ///   the module has no `run` going.
     public func drain(_ module: String) async throws -> HookOutcome {
+        let started = await host.runningModules
+        guard started.contains(module) else { throw TestHostError.notStarted(module, started: started) }
         guard let outcome = try await host.drainRun(of: module) else { throw TestHostError.noRun(module) }
         if outcome.isFailure { state.withLock { $0.handed.append(outcome) } }
         return outcome

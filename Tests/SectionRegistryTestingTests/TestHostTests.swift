@@ -150,11 +150,23 @@ import Testing
         }
     }
 
-    @Test func drainOfAModuleNotStartedIsTheHostsError() async throws {
+    @Test func drainOfAModuleNotStartedSaysWhichAre() async throws {
         try await withTestHost([ModuleDescriptor(name: "Ticker") { Probe() }]) { test in
-            let error = await #expect(throws: HostError.self) { try await test.drain("Tickr") }
-            #expect(error?.code == .notRunning)
-            #expect(error?.module == "Tickr")
+            let error = await #expect(throws: TestHostError.self) { try await test.drain("Tickr") }
+            #expect(error?.description == #"drain("Tickr"): no started module has that name (started: Ticker)"#)
+            await test.stop()
+            let afterStop = await #expect(throws: TestHostError.self) { try await test.drain("Ticker") }
+            #expect(afterStop?.description == #"drain("Ticker"): no started module has that name (started: none: the host has stopped)"#)
+        }
+    }
+
+    @Test func aDrainHeldToItsLimitIsWarnedAboutAsOneRunNotTheShutdown() async throws {
+        try await withTestHost([ModuleDescriptor(name: "Ticker") { Probe(run: { _ in try await Task.sleep(for: .seconds(3600)) }) }],
+                               configuration: { $0.drainTimeLimit = .milliseconds(50) }) { test in
+            _ = try await test.drain("Ticker")
+            let warning = try #require(test.log.lines.first { $0.isFromHost && $0.level == .warning })
+            #expect(warning.message.contains("after it was asked to: it is cancelled. A run that ends by cancellation says so"), "\(warning)")
+            #expect("\(test.host.status)" == "running")
         }
     }
 

@@ -38,6 +38,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         // Links the modules and imports none of them.
@@ -52,7 +53,10 @@ let package = Package(
         + module("Routing", [hummingbird])
         + module("Database", [postgres])
         + module("Notes", ["Routing", hummingbird, postgres])
-        + module("HTTP", ["Routing", hummingbird])
+        + module("HTTP", [
+            "Routing", hummingbird, .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+        ])
         // The modules' own tests: SectionRegistryTesting's test host, and
         // HummingbirdTesting's clients beside it.
         + [

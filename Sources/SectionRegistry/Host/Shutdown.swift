@@ -201,8 +201,11 @@ extension ModuleHost {
     /// once. A `run` that waits for a request (this one, or one queued) is
     /// cancelled but not waited for: it cannot return before its answer.
     ///
+    /// `alone`: only these `run`s end, the host goes on (a test's drain of
+    /// one): the warning for one that holds the drain says so.
+    ///
     /// - Returns: how the `run`s that did not end cleanly ended.
-    func endRuns(of modules: [HostedModule]) async -> ModuleRun.Ending {
+    func endRuns(of modules: [HostedModule], alone: Bool = false) async -> ModuleRun.Ending {
         var order = [Int](repeating: -1, count: (modules.map(\.position).max() ?? -1) + 1)
         for (index, module) in modules.enumerated() { order[module.position] = index }
         let stops = { (run: ModuleRun) in run.module.position < order.count && order[run.module.position] >= 0 }
@@ -216,16 +219,17 @@ extension ModuleHost {
         return await ModuleRun.end(ending, drainDeadline: .now + limit, cancelLimit: configuration.stopTimeLimit,
                                    notAwaited: requests.waitingRuns, isCutShort: { [requests] in requests.shutdown.isCutShort }) { [shared] run in
             let name = run.module.name
+            let consequence = alone ? "it is cancelled" : "it and every run not yet drained are cancelled, and the shutdown is not clean"
             if run.module.life.workCancelledOnDrain {
                 // It said it ends by cancellation: the fix is in its loop.
                 shared.log(.warning, "SectionRegistry: module '\(name)' did not finish its run within the drain limit (\(limit)): "
                     + "context.cancelOnDrain cancelled its work when asked, and the work did not end: it swallows its cancellation "
-                    + "(a loop with `try? await Task.sleep(...)` spins instead of ending). Every run not yet drained is cancelled, and "
-                    + "the shutdown is not clean. Let the CancellationError out (`try await`), or check Task.isCancelled.", module: name)
+                    + "(a loop with `try? await Task.sleep(...)` spins instead of ending): \(consequence). "
+                    + "Let the CancellationError out (`try await`), or check Task.isCancelled.", module: name)
                 return
             }
             shared.log(.warning, "SectionRegistry: module '\(name)' did not finish its run within the drain limit (\(limit)) "
-                + "after it was asked to: it and every run not yet drained are cancelled, and the shutdown is not clean. A run that ends by "
+                + "after it was asked to: \(consequence). A run that ends by "
                 + "cancellation says so: `try await context.cancelOnDrain { ... }`; one that serves returns once asked "
                 + "(context.withDrainHandler, or its library's graceful shutdown under the ServiceLifecycle trait). Or raise "
                 + "HostConfiguration.drainTimeLimit.", module: name)

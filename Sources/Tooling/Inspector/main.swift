@@ -180,7 +180,7 @@ case "check":
     guard failures.isEmpty else {
         fail("\(path): check failed:\n" + failures.map { "  - \($0)" }.joined(separator: "\n"), status: 1)
     }
-    print("section-registry: \(path): \(records.count) modules, all checks passed: "
+    print("section-registry: \(path): \(records.count) \(records.count == 1 ? "module" : "modules"), all checks passed: "
         + records.map(\.declaration.name).joined(separator: ", "))
     if images.withModules.count > 1 {
         for image in images.withModules {

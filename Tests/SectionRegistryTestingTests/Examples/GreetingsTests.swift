@@ -9,7 +9,7 @@ struct FixedTranslator: Translator {
 @Test func greetingsGreetsInTheTranslatorsLanguage() async throws {
     try await withTestHost(
         [ModuleDescriptor(name: "Greetings") { Greetings() }],
-        fakes: { try $0.register((any Translator).self) { FixedTranslator() } }
+        fakes: { try $0.register(Translator.self) { FixedTranslator() } }
     ) { test in
         let report = await test.host.broadcast(Greet(name: "Ada"))
         #expect(report.replies.map { $0.reply } == ["Hallo, Ada"])

@@ -9,7 +9,7 @@ import Testing
         #expect(test.log.lines(of: "Pinger").map(\.message) == ["serving", "drained"])
 
         let shutdown = await test.stop()
-        #expect(shutdown.map(\.description).allSatisfy { $0.hasPrefix("Pinger stop: completed") })
+        #expect(shutdown.map { "\($0.module) \($0.phase) \($0.result)" } == ["Pinger stop completed"])
         #expect(test.log.lines(of: "Pinger").map(\.message) == ["serving", "drained", "stopped"])
     }
 }

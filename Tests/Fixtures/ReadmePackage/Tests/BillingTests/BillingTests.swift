@@ -10,7 +10,7 @@ struct TwoAccounts: AccountDirectory {
 
 @Test func billingBillsEveryAccount() async throws {
     try await withTestHost([ModuleDescriptor(name: "Billing", level: .service, priority: 10) { Billing() }],
-                           fakes: { try $0.register((any AccountDirectory).self) { TwoAccounts() } }) { test in
+                           fakes: { try $0.register(AccountDirectory.self) { TwoAccounts() } }) { test in
         #expect(test.log.lines(of: "Billing").map(\.message) == ["Billing: billing ada, grace"])
     }
 }
