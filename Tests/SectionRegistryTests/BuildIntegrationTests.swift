@@ -25,7 +25,9 @@ import Testing
     func releaseExampleHoldsAndFindsTheSameModulesAsDebug(linker: String) async throws {
         let debug = try await swiftBuild("registry-example", scratch: "debug")
         try #require(debug.result.status == 0, "\(debug.result.output)")
-        let release = try await releaseExample(linkedBy: linker)
+        let build = try await ReleaseExample.builds.linked(by: linker)
+        #expect(!build.output.contains("warning:"), "\(build.output)")
+        let release = build.binary
 
         let comment = try await runCommand(["readelf", "-p", ".comment", release]).output
         #expect(comment.contains("Linker: LLD") == (linker == "lld"), "linked by \(linker): \(comment)")
@@ -39,23 +41,6 @@ import Testing
             #expect(readelf.output.contains("]  \(name)\n"), "readelf -p app_modules shows \(name)")
         }
         await #expect(try discoveredModules(runningExample: release) == discoveredModules(runningExample: debug.binary))
-    }
-
-    /// The example built in release with `linker`: built with gold, then
-    /// relinked with lld or bfd from the same objects (scripts/relink.py,
-    /// as scripts/build-matrix.sh does): the linker flag changes only the
-    /// link, and SwiftPM would compile everything again for it.
-    func releaseExample(linkedBy linker: String) async throws -> String {
-        let gold = try await swiftBuild("registry-example", scratch: "release-gold",
-                                        extraArguments: ["-c", "release", "-Xswiftc", "-use-ld=gold"])
-        try #require(gold.result.status == 0, "\(gold.result.output)")
-        #expect(!gold.result.output.contains("warning:"), "\(gold.result.output)")
-        guard linker != "gold" else { return gold.binary }
-        let tests = packageRoot.appendingPathComponent(".build-tests").path
-        let relink = try await runCommand([packageRoot.appendingPathComponent("scripts/relink.py").path,
-                                           tests + "/release-gold", tests + "/release-\(linker)", linker])
-        try #require(relink.status == 0, "\(relink.output)")
-        return gold.binary.replacingOccurrences(of: "/release-gold/", with: "/release-\(linker)/")
     }
 
     @Test func aClientPackageLinksAndFindsItsModule() async throws {

@@ -41,9 +41,7 @@ import Testing
 
     @Test(arguments: ["gold", "lld", "bfd"])
     func releaseBuildsOfEveryLinkerHoldTheSameRecords(linker: String) async throws {
-        let build = try await swiftBuild("registry-example", scratch: "release-\(linker)",
-                                   extraArguments: ["-c", "release", "-Xswiftc", "-use-ld=\(linker)"])
-        try #require(build.result.status == 0, "\(build.result.output)")
+        let build = try await ReleaseExample.builds.linked(by: linker)
         let inspection = try inspect(bytes(of: build.binary)).get()
         // Equal but for where the linker put each record.
         let debug = try await inspect(bytes(of: builtTools().example)).get()

@@ -125,6 +125,50 @@ func swiftBuild(
     return (result, binPath + "/" + product)
 }
 
+/// The example built in release with each linker, once per test run, for
+/// every suite that needs it: built with gold, then relinked with lld and
+/// bfd from the same objects (scripts/relink.py, as scripts/build-matrix.sh
+/// does). The linker flag changes only the link, and SwiftPM would compile
+/// everything again for it. One owner, so that no two suites build or
+/// relink into the same folder at once.
+actor ReleaseExample {
+    static let builds = ReleaseExample()
+
+    struct Build: Sendable {
+        let binary: String
+        /// What the build printed (gold's, for a relinked one).
+        let output: String
+    }
+
+    struct Failed: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private var made: [String: Task<Build, any Error>] = [:]
+
+    func linked(by linker: String) async throws -> Build {
+        if let build = made[linker] { return try await build.value }
+        let build = Task { try await make(linker) }
+        made[linker] = build
+        return try await build.value
+    }
+
+    private func make(_ linker: String) async throws -> Build {
+        guard linker != "gold" else {
+            let gold = try await swiftBuild("registry-example", scratch: "release-gold",
+                                            extraArguments: ["-c", "release", "-Xswiftc", "-use-ld=gold"])
+            guard gold.result.status == 0 else { throw Failed(description: gold.result.output) }
+            return Build(binary: gold.binary, output: gold.result.output)
+        }
+        let gold = try await linked(by: "gold")
+        let tests = packageRoot.appendingPathComponent(".build-tests").path
+        let relink = try await runCommand([packageRoot.appendingPathComponent("scripts/relink.py").path,
+                                           tests + "/release-gold", tests + "/release-\(linker)", linker])
+        guard relink.status == 0 else { throw Failed(description: relink.output) }
+        return Build(binary: gold.binary.replacingOccurrences(of: "/release-gold/", with: "/release-\(linker)/"), output: gold.output)
+    }
+}
+
 /// A product of Tests/Fixtures/WorkerPackage (`Worker`, `Tool`), built.
 func workerPackageProduct(_ product: String) async throws -> String {
     try await builtProduct(product, packagePath: packageRoot.appendingPathComponent("Tests/Fixtures/WorkerPackage"), scratch: "worker")
