@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Relinks a SwiftPM build with another linker, from the same object files.
 
-    scripts/relink.py SCRATCH NEW_SCRATCH LINKER
+    scripts/relink.py SCRATCH NEW_SCRATCH LINKER [LINK_ARGUMENT...]
 
 Copies the scratch folder SCRATCH (a finished `swift build ... -Xswiftc
 -use-ld=gold`) to NEW_SCRATCH, then runs again, in the copy, every link
@@ -10,7 +10,9 @@ command of SCRATCH's build manifest whose product the build made, with
 LINKER's, their objects the same. Compiling does not depend on the linker,
 so this is the build SwiftPM would make with `-use-ld=LINKER`, without
 compiling everything again (SwiftPM would: the flag is part of every
-command line). Used by scripts/build-matrix.sh.
+command line). Each LINK_ARGUMENT is added to every link command (as
+`-Xlinker -z -Xlinker start-stop-gc`). Used by scripts/build-matrix.sh and
+the tests' builds of each linker.
 
 Prints one line per product relinked; exits 1, with the linker's output, if
 a link fails.
@@ -39,6 +41,7 @@ def link_commands(manifest):
 
 def main():
     scratch, new_scratch, linker = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
+    extra = sys.argv[4:]
     manifests = [name for name in os.listdir(scratch) if name.endswith(".yaml") and name != "plugin-tools.yaml"]
     if len(manifests) != 1:
         sys.exit(f"relink: expected one build manifest in {scratch}, found {manifests}")
@@ -53,7 +56,7 @@ def main():
 
     pending = []
     for args, output in commands:
-        args = [moved(arg).replace("-use-ld=gold", f"-use-ld={linker}") for arg in args]
+        args = [moved(arg).replace("-use-ld=gold", f"-use-ld={linker}") for arg in args] + extra
         for arg in args:
             if arg.startswith("@"):  # a response file: the object files' paths
                 with open(arg[1:]) as file:

@@ -25,7 +25,7 @@ import Testing
     func releaseExampleHoldsAndFindsTheSameModulesAsDebug(linker: String) async throws {
         let debug = try await swiftBuild("registry-example", scratch: "debug")
         try #require(debug.result.status == 0, "\(debug.result.output)")
-        let build = try await ReleaseExample.builds.linked(by: linker)
+        let build = try await LinkedBuilds.shared.releaseExample(linkedBy: linker)
         #expect(!build.output.contains("warning:"), "\(build.output)")
         let release = build.binary
 

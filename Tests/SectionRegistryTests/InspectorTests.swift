@@ -41,7 +41,7 @@ import Testing
 
     @Test(arguments: ["gold", "lld", "bfd"])
     func releaseBuildsOfEveryLinkerHoldTheSameRecords(linker: String) async throws {
-        let build = try await ReleaseExample.builds.linked(by: linker)
+        let build = try await LinkedBuilds.shared.releaseExample(linkedBy: linker)
         let inspection = try inspect(bytes(of: build.binary)).get()
         // Equal but for where the linker put each record.
         let debug = try await inspect(bytes(of: builtTools().example)).get()

@@ -20,14 +20,14 @@ import Testing
         }
     }
 
-    func build(_ label: String, _ arguments: [String] = []) async throws -> Build {
-        var bin = ""
-        for product in ["shared-app", "static-copy-app", "own-copy-app", "ReportsPlugin"] {
-            let build = try await swiftBuild(product, packagePath: appPackage, scratch: "shared-libraries-\(label)", extraArguments: arguments)
-            try #require(build.result.status == 0, "\(build.result.output)")
-            bin = URL(fileURLWithPath: build.binary).deletingLastPathComponent().path
-        }
-        return Build(bin: bin)
+    /// The fixture's products in `configuration` (debug, release), linked
+    /// by `linker`; `variant` and `linkArguments` name and add link flags.
+    func build(_ configuration: String, linker: String = "gold", variant: String = "", linkArguments: [String] = []) async throws -> Build {
+        let build = try await LinkedBuilds.shared.build(
+            ["shared-app", "static-copy-app", "own-copy-app", "ReportsPlugin"], of: appPackage,
+            scratch: "shared-libraries-\(configuration)", arguments: ["-c", configuration],
+            linker: linker, variant: variant, linkArguments: linkArguments)
+        return Build(bin: build.bin)
     }
 
     /// Ledger, Stock and Exports are registered from Swift, the others in C.
@@ -57,16 +57,15 @@ import Testing
 
     /// Each linker, in debug and in release (which links with
     /// --gc-sections), and lld with -z start-stop-gc on top.
-    static let configurations: [(label: String, arguments: [String])] = ["gold", "lld", "bfd"].flatMap { linker in
-        [("debug", []), ("release", ["-c", "release"])].map { configuration in
-            ("\(linker)-\(configuration.0)", configuration.1 + ["-Xswiftc", "-use-ld=\(linker)"])
-        }
-    } + [("lld-release-start-stop-gc", ["-c", "release", "-Xswiftc", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "start-stop-gc"])]
+    static let configurations = ["gold", "lld", "bfd"].flatMap { linker in ["debug", "release"].map { "\(linker)-\($0)" } }
+        + ["lld-release-start-stop-gc"]
 
-    @Test(arguments: configurations.map(\.label))
-    func buildTimeLibrariesAndAPluginsLibraryAreRegisteredEachOnce(configuration: String) async throws {
-        let arguments = try #require(Self.configurations.first { $0.label == configuration }).arguments
-        let built = try await build(configuration, arguments)
+    @Test(arguments: configurations)
+    func buildTimeLibrariesAndAPluginsLibraryAreRegisteredEachOnce(configuration label: String) async throws {
+        let parts = label.split(separator: "-", maxSplits: 2).map(String.init)
+        let startStopGC = parts.count == 3
+        let built = try await build(parts[1], linker: parts[0], variant: startStopGC ? "-start-stop-gc" : "",
+                                    linkArguments: startStopGC ? ["-Xlinker", "-z", "-Xlinker", "start-stop-gc"] : [])
         // The libraries are linked at build time: nothing but the program's
         // own reading of its registry finds them.
         let needed = try await runCommand(["readelf", "-dW", built.app]).output
@@ -79,7 +78,7 @@ import Testing
     }
 
     @Test func everyImageCarriesTheNoteWithoutADynamicRelocation() async throws {
-        let built = try await build("gold-debug", ["-Xswiftc", "-use-ld=gold"])
+        let built = try await build("debug")
         for image in built.images {
             let notes = try await runCommand(["readelf", "-nW", image]).output
             #expect(notes.contains("SectionRegistry") && notes.contains("0x53520001"), "\(image): \(notes)")
@@ -98,7 +97,7 @@ import Testing
         // links a copy of its own; libInventory.so uses the program's (the
         // linker exports it, since the library refers to it), but brings
         // libSectionRegistryDynamic.so, a third copy.
-        let built = try await build("gold-debug", ["-Xswiftc", "-use-ld=gold"])
+        let built = try await build("debug")
         let run = try await runCommand([built.bin + "/static-copy-app"])
         #expect(run.status == 1)
         #expect(run.output.contains("SectionRegistry: 2 problems"), "\(run.output)")
@@ -112,7 +111,7 @@ import Testing
         // own-copy-app links SectionRegistryDynamic, but libRogue.so comes
         // first in its load order: the program binds to libRogue's copy, and
         // whether the modules work would hang on that order.
-        let built = try await build("gold-debug", ["-Xswiftc", "-use-ld=gold"])
+        let built = try await build("debug")
         let needed = try await runCommand(["readelf", "-dW", built.bin + "/own-copy-app"]).output
         #expect(needed.contains("[libRogue.so]") && needed.contains("[libSectionRegistryDynamic.so]"))
         let run = try await runCommand([built.bin + "/own-copy-app"])
@@ -123,7 +122,7 @@ import Testing
     }
 
     @Test func theInspectorChecksAProgramWithTheLibrariesItNeeds() async throws {
-        let built = try await build("gold-debug", ["-Xswiftc", "-use-ld=gold"])
+        let built = try await build("debug")
         let inspector = try await swiftBuild("section-registry", scratch: "debug")
         try #require(inspector.result.status == 0, "\(inspector.result.output)")
 
@@ -156,7 +155,7 @@ import Testing
     /// file, and `--disable` knows them. verify-sections.sh reads one file
     /// and says which.
     @Test func graphAndInspectShowTheModulesOfTheLibrariesAProgramNeedsAndTheScriptSaysItReadsOneFile() async throws {
-        let built = try await build("gold-debug", ["-Xswiftc", "-use-ld=gold"])
+        let built = try await build("debug")
         let inspector = try await swiftBuild("section-registry", scratch: "debug")
         try #require(inspector.result.status == 0, "\(inspector.result.output)")
 

@@ -125,17 +125,18 @@ func swiftBuild(
     return (result, binPath + "/" + product)
 }
 
-/// The example built in release with each linker, once per test run, for
-/// every suite that needs it: built with gold, then relinked with lld and
+/// Builds of a package with each linker, each made once per test run for
+/// every suite that needs it: built with gold, then relinked with lld or
 /// bfd from the same objects (scripts/relink.py, as scripts/build-matrix.sh
 /// does). The linker flag changes only the link, and SwiftPM would compile
 /// everything again for it. One owner, so that no two suites build or
 /// relink into the same folder at once.
-actor ReleaseExample {
-    static let builds = ReleaseExample()
+actor LinkedBuilds {
+    static let shared = LinkedBuilds()
 
     struct Build: Sendable {
-        let binary: String
+        /// The folder of the products.
+        let bin: String
         /// What the build printed (gold's, for a relinked one).
         let output: String
     }
@@ -146,26 +147,45 @@ actor ReleaseExample {
 
     private var made: [String: Task<Build, any Error>] = [:]
 
-    func linked(by linker: String) async throws -> Build {
-        if let build = made[linker] { return try await build.value }
-        let build = Task { try await make(linker) }
-        made[linker] = build
+    /// `products` of `package`, built with `arguments` in .build-tests/`scratch`-gold,
+    /// and for `linker` lld or bfd relinked into .build-tests/`scratch`-`linker``variant`
+    /// with `linkArguments` added to each link.
+    func build(
+        _ products: [String], of package: URL = packageRoot, scratch: String, arguments: [String] = [],
+        linker: String, variant: String = "", linkArguments: [String] = []
+    ) async throws -> Build {
+        let name = "\(scratch)-\(linker)\(variant)"
+        if let build = made[name] { return try await build.value }
+        let build = Task {
+            guard linker != "gold" || !variant.isEmpty else {
+                return try await Self.buildWithGold(products, of: package, scratch: name, arguments: arguments)
+            }
+            let gold = try await self.build(products, of: package, scratch: scratch, arguments: arguments, linker: "gold")
+            let tests = packageRoot.appendingPathComponent(".build-tests").path
+            let relink = try await runCommand([packageRoot.appendingPathComponent("scripts/relink.py").path,
+                                               "\(tests)/\(scratch)-gold", "\(tests)/\(name)", linker] + linkArguments)
+            guard relink.status == 0 else { throw Failed(description: relink.output) }
+            return Build(bin: gold.bin.replacingOccurrences(of: "/\(scratch)-gold/", with: "/\(name)/"), output: gold.output)
+        }
+        made[name] = build
         return try await build.value
     }
 
-    private func make(_ linker: String) async throws -> Build {
-        guard linker != "gold" else {
-            let gold = try await swiftBuild("registry-example", scratch: "release-gold",
-                                            extraArguments: ["-c", "release", "-Xswiftc", "-use-ld=gold"])
-            guard gold.result.status == 0 else { throw Failed(description: gold.result.output) }
-            return Build(binary: gold.binary, output: gold.result.output)
+    private static func buildWithGold(_ products: [String], of package: URL, scratch: String, arguments: [String]) async throws -> Build {
+        var bin = "", output = ""
+        for product in products {
+            let build = try await swiftBuild(product, packagePath: package, scratch: scratch, extraArguments: arguments + ["-Xswiftc", "-use-ld=gold"])
+            guard build.result.status == 0 else { throw Failed(description: build.result.output) }
+            bin = URL(fileURLWithPath: build.binary).deletingLastPathComponent().path
+            output += build.result.output
         }
-        let gold = try await linked(by: "gold")
-        let tests = packageRoot.appendingPathComponent(".build-tests").path
-        let relink = try await runCommand([packageRoot.appendingPathComponent("scripts/relink.py").path,
-                                           tests + "/release-gold", tests + "/release-\(linker)", linker])
-        guard relink.status == 0 else { throw Failed(description: relink.output) }
-        return Build(binary: gold.binary.replacingOccurrences(of: "/release-gold/", with: "/release-\(linker)/"), output: gold.output)
+        return Build(bin: bin, output: output)
+    }
+
+    /// The example, `registry-example`, in release with `linker`.
+    func releaseExample(linkedBy linker: String) async throws -> (binary: String, output: String) {
+        let build = try await build(["registry-example"], scratch: "release", arguments: ["-c", "release"], linker: linker)
+        return (build.bin + "/registry-example", build.output)
     }
 }
 
