@@ -10,7 +10,8 @@ a new connection (Connection: close), and sort every request into one of:
   answered other a complete response with another status;
   lost           connected and sent, then the connection ended (closed or
                  reset) before a complete response: a request the server
-                 accepted and did not answer;
+                 accepted and did not answer; or reset (or timed out) while
+                 connecting, after the kernel had taken the connection;
   refused        the connection was refused: the server had closed its
                  listener, so it never accepted the request.
 
@@ -49,6 +50,13 @@ def one_request() -> str:
         connection = socket.create_connection(("127.0.0.1", port), timeout=30)
     except ConnectionRefusedError:
         return "refused"
+    except OSError as error:
+        # Reset or timed out while connecting: the kernel had taken the
+        # connection (a refused one is the case above), so it counts as
+        # lost, never as nothing.
+        with lock:
+            lost_errors.append(f"{type(error).__name__}: {error} while connecting")
+        return "lost"
     response = b""
     try:
         with connection:
