@@ -56,7 +56,6 @@ public struct LoggedLine: Sendable, Equatable, CustomStringConvertible {
 
     /// `LEVEL message key=value ...`, as the standard-error handler writes it.
     public var description: String {
-        let fields = metadata.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
-        return "\(level.rawValue.uppercased()) \(message)\(fields)"
+        String(HostLogHandler.line(level: level, message: message, metadata: metadata).dropLast())
     }
 }

@@ -52,8 +52,8 @@ public struct HostLogHandler: Sendable {
     }
 
     /// The line ``standardError(logLevel:)`` writes for one message, with
-    /// its newline.
-    static func line(level: LogLevel, message: String, metadata: [String: String]) -> String {
+    /// its newline. Package: SectionRegistryTesting's lines print the same.
+    package static func line(level: LogLevel, message: String, metadata: [String: String]) -> String {
         let fields = metadata.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
         return "\(level.rawValue.uppercased()) \(message)\(fields)\n"
     }
