@@ -62,19 +62,21 @@ let package = Package(
         // depends on this one.
         .plugin(name: "CheckModules", targets: ["CheckModules"]),
     ],
-    // Both off by default: a package that does not enable them resolves no
+    // All off by default: a package that does not enable them resolves no
     // package at all (a dependency used only under a disabled trait is not
     // fetched), so "packages: none" holds for everyone else.
     traits: [
         .trait(name: "ServiceLifecycle", description: "ModuleHost is a swift-service-lifecycle Service; inside a module's run, gracefulShutdown() and its kin see the host's drain request."),
         .trait(name: "Logging", description: "ModuleContext.logger, a swift-log Logger for the libraries a module drives; the host can log through a swift-log Logger."),
         .trait(name: "Macros", description: "@AppModule(...) registers a module from Swift: one target per feature, no C target. Builds swift-syntax."),
+        .trait(name: "ArgumentParser", description: "A command-line tool made of modules: the linked features offer swift-argument-parser subcommands, and ModuleHost.main(command:) parses, runs and exits with ArgumentParser's statuses after stopping the modules."),
         .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
     ],
     targets: [
         // The record ABI, the APP_MODULE macro and the section anchor.
@@ -103,6 +105,7 @@ let package = Package(
                 // ServiceGroup's tests need a Logger too.
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging", "ServiceLifecycle"])),
                 .target(name: "SectionRegistryMacros", condition: .when(traits: ["Macros"])),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["ArgumentParser"])),
             ]
         ),
         // A test host for a package's own modules (the testing article).
@@ -179,6 +182,7 @@ let package = Package(
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle", condition: .when(traits: ["ServiceLifecycle"])),
                 // ServiceGroup's tests need a Logger too.
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging", "ServiceLifecycle"])),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["ArgumentParser"])),
             ]
         ),
         // SectionRegistryTesting's tests, and the testing article's example
