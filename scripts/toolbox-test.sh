@@ -2,20 +2,26 @@
 # toolbox-test.sh [--runs N]
 #
 # The command-line example (Sources/Example/Toolbox: swift-argument-parser,
-# three feature modules, `ModuleHost.main { host in ... }`), built in release
-# and run as a user runs it, after its features' own tests (`swift test`, in
-# debug: (t)):
-#   (a) `toolbox --help` lists the linked commands (env, greet, sum), exit 0;
+# four feature modules, SectionRegistry's ArgumentParser trait and
+# `ModuleHost.main(command:)`), built in release and run as a user runs it,
+# after its features' own tests (`swift test`, in debug: (t)):
+#   (a) `toolbox --help` lists the linked commands (env, greet, translate,
+#       sum), exit 0; `toolbox help greet` is greet's own help, exit 0;
 #   (b) an unknown command: ArgumentParser's usage error, exit 64;
 #   (c) SECTION_REGISTRY_DISABLE=Sum: `sum` is gone from the help, and
 #       `toolbox sum 1 2` is an unknown command (exit 64);
+#   (s) a command that uses a module's service: `translate hello --to fr`
+#       prints "bonjour"; a word the service lacks is a usage error (64);
 #   (d) SIGINT during a slow command (`sum --delay 60000`): exit 130, nothing
 #       written; (e) SIGTERM: exit 143, nothing written;
 #   (f) N runs (default 1000) of `toolbox greet --name Ada`: each exits 0,
 #       prints "Hello, Ada!" and writes nothing to standard error;
 #   (g) the start-up cost in instructions (callgrind, median of 3 runs) of
 #       `toolbox greet --name Ada` against the same tool written with
-#       ArgumentParser alone (`toolbox-plain`), printed as a table.
+#       ArgumentParser alone (`toolbox-plain`), printed as a table;
+#   (w) the same tool without the trait (Sources/Example/ToolboxByHand, the
+#       glue written by hand, as CommandLineTools.md shows it) builds with
+#       no warnings and runs its `hello`, which uses its module's service.
 # Any failed check fails the script (exit 1) after every check has run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -55,8 +61,12 @@ run() {
 }
 
 run "$toolbox" --help
-if [[ $status == 0 && $out == *"env "*"greet "*"sum "* && -z $err ]]; then pass "(a) --help lists env, greet, sum, exit 0"
+if [[ $status == 0 && $out == *"env "*"greet "*"translate "*"sum "* && -z $err ]]; then pass "(a) --help lists env, greet, translate, sum, exit 0"
 else fail "(a) --help: exit $status, output: $out $err"; fi
+
+run "$toolbox" help greet
+if [[ $status == 0 && $out == *"USAGE: toolbox greet [--name <name>]"* && $out == *"Who to greet."* && -z $err ]]; then pass "(a) help greet: greet's own help, exit 0"
+else fail "(a) help greet: exit $status, output: $out $err"; fi
 
 run "$toolbox" frobnicate
 if [[ $status == 64 && $err == *"Unexpected argument 'frobnicate'"* ]]; then pass "(b) unknown command: exit 64, $(head -1 <<<"$err")"
@@ -67,6 +77,12 @@ help=$out
 run SECTION_REGISTRY_DISABLE=Sum "$toolbox" sum 1 2
 if [[ $help != *"sum "* && $help == *"greet "* && $status == 64 ]]; then pass "(c) disabled: sum is not in the help, \`sum 1 2\` exits 64"
 else fail "(c) disabled: help: $help; sum: exit $status $err"; fi
+
+run "$toolbox" translate hello --to fr
+translated="$status $out $err"
+run "$toolbox" translate goodbye
+if [[ $translated == "0 bonjour " && $status == 64 && $err == *"the phrasebook has no 'de' for 'goodbye'"* ]]; then pass "(s) translate, through the Phrasebook module's service: bonjour; a word it lacks exits 64"
+else fail "(s) translate: $translated; goodbye: exit $status $out $err"; fi
 
 # Sends $2 to a slow command once it has taken over the signal (its
 # SigCgt mask in /proc says so), and checks the exit status is $3.
@@ -110,9 +126,16 @@ done
 ratio=$(awk -v a="$median_toolbox" -v b="$median_toolbox_plain" 'BEGIN { printf "%.2f", a / b }')
 echo "| \`greet --name Ada\`, instructions | median (3 runs) |"
 echo "|---|---:|"
-echo "| toolbox (3 feature modules, \`ModuleHost.main { }\`) | $(short "$median_toolbox") ($runs_toolbox) |"
+echo "| toolbox (4 feature modules, \`ModuleHost.main(command:)\`) | $(short "$median_toolbox") ($runs_toolbox) |"
 echo "| toolbox-plain (ArgumentParser alone) | $(short "$median_toolbox_plain") ($runs_toolbox_plain) |"
 echo "| ratio (target ≤ 1.10x) | ${ratio}x |"
+
+echo "== (w) the same tool without the trait (Sources/Example/ToolboxByHand), in debug"
+swift build --package-path Sources/Example/ToolboxByHand 2>&1 | tee "$work/by-hand.log"
+byhand=$(swift build --package-path Sources/Example/ToolboxByHand --show-bin-path)/toolbox-by-hand
+run SALUTATION=Hi "$byhand" hello Ada
+if ! grep -h "warning:" "$work/by-hand.log" && [[ $status == 0 && $out == "Hi, Ada!" && -z $err ]]; then pass "(w) by hand: builds with no warnings, \`hello Ada\` uses its module's service"
+else fail "(w) by hand: warnings (above), or exit $status: $out $err"; fi
 
 if ((${#failures[@]})); then
     echo "== toolbox-test: ${#failures[@]} failed" >&2

@@ -87,11 +87,11 @@ import Testing
         }
     }
 
-    @Test func aHostedCommandRunWithoutTheHostSaysHowToRunIt() throws {
+    @Test func aHostedCommandRunWithoutTheHostSaysHowToRunIt() async throws {
         let command = try RecordCommand.parse(["ada"])
-        let error = #expect(throws: (any Error).self) {
+        let error = await #expect(throws: (any Error).self) {
             var command = command
-            try command.run()
+            try await command.run()
         }
         #expect("\(error!)" == "'record' uses the modules' host, and none is running: "
             + "start the tool with `await ModuleHost.main(command: Root.self)`, not ArgumentParser's `main()`")

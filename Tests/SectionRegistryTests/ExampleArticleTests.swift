@@ -22,10 +22,12 @@ import Testing
     ].map { Quote(article: "Servers.md", example: "Server", file: $0) } + [
         "Sources/Routes/Routes.swift", "Sources/HTTP/HTTP.swift",
     ].map { Quote(article: "Servers.md", example: "VaporServer", file: $0) } + [
-        "Package.swift", "Sources/ToolboxKit/ListCommands.swift", "Sources/ToolboxKit/RunCommand.swift",
-        "Sources/GreetCommand/Greet.swift", "Sources/Greet/Greet.swift", "Sources/GreetRegistration/greet.c",
-        "Sources/Toolbox/main.swift",
-    ].map { Quote(article: "CommandLineTools.md", example: "Toolbox", file: $0) }
+        "Package.swift", "Sources/GreetCommand/Greet.swift", "Sources/Greet/Greet.swift", "Sources/GreetRegistration/greet.c",
+        "Sources/Phrasebook/Phrasebook.swift", "Sources/Phrasebook/TranslateCommand.swift", "Sources/Toolbox/main.swift",
+    ].map { Quote(article: "CommandLineTools.md", example: "Toolbox", file: $0) } + [
+        "Sources/ToolboxKit/ListCommands.swift", "Sources/Hello/Hello.swift", "Sources/ToolboxKit/RunCommand.swift",
+        "Sources/ToolboxKit/ToolboxHost.swift", "Sources/ToolboxByHand/main.swift",
+    ].map { Quote(article: "CommandLineTools.md", example: "ToolboxByHand", file: $0) }
 
     @Test(arguments: quotes) func theArticleQuotesTheExamplesFileWhole(_ quote: Quote) throws {
         let article = try String(

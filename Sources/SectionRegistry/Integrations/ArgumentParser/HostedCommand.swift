@@ -16,7 +16,7 @@ import ArgumentParser
 ///     }
 /// }
 /// ```
-public protocol HostedCommand: ParsableCommand {
+public protocol HostedCommand: AsyncParsableCommand {
     /// Runs the command, every module started. Throwing is as in
     /// ArgumentParser's `run()`: a `ValidationError` is a usage error
     /// (exit 64), an `ExitCode` is that status, any other error exit 1.
@@ -24,12 +24,12 @@ public protocol HostedCommand: ParsableCommand {
 }
 
 extension HostedCommand {
-    /// Not what runs the command: ``ModuleHost/run(command:arguments:)``
-    /// calls ``run(host:)``. This fails with an error saying so when the
-    /// command is run some other way (ArgumentParser's `main()`), where no
-    /// module is running.
-    public mutating func run() throws {
-        throw HostedCommandError(command: Self._commandName)
+    /// Calls ``run(host:)`` with the host of the ``ModuleHost/run(command:arguments:)``
+    /// under way. Run some other way (ArgumentParser's `main()`), where no
+    /// module is running, it fails with an error that says so.
+    public mutating func run() async throws {
+        guard let host = CommandScope.current?.host else { throw HostedCommandError(command: Self._commandName) }
+        try await run(host: host)
     }
 }
 

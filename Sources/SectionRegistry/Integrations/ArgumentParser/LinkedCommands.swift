@@ -53,10 +53,17 @@ public enum LinkedCommands {
     /// A task-local value, not a global: two hosts in one process (tests
     /// in parallel) each see their own modules' commands.
     public static var all: [any ParsableCommand.Type] {
-        offered
+        CommandScope.current?.offered ?? []
     }
+}
 
-    @TaskLocal static var offered: [any ParsableCommand.Type] = []
+/// What ``ModuleHost/run(command:arguments:)`` binds while it parses and
+/// runs: the root's subcommands, and the host a ``HostedCommand`` runs with.
+struct CommandScope: Sendable {
+    @TaskLocal static var current: CommandScope?
+
+    let host: ModuleHost
+    let offered: [any ParsableCommand.Type]
 }
 
 /// Asked of every module by ``ModuleHost/offeredCommands()``: each

@@ -21,10 +21,13 @@ public struct LinkedCommandsError: Error, CustomStringConvertible {
     /// Checks that `root` lists every one of `offers` and that no two of
     /// its subcommands share a name.
     static func check(_ root: any ParsableCommand.Type, lists offers: [(module: String, command: any ParsableCommand.Type)]) throws(LinkedCommandsError) {
+        // Arrays, not sets or dictionaries: a tool has a handful of
+        // commands, and a dictionary of a type the program has not used
+        // yet costs its first use a scan of every image's conformance
+        // records, in every run of the tool.
         let configuration = root.configuration
         let listed = configuration.ungroupedSubcommands + configuration.groupedSubcommands.flatMap(\.subcommands)
-        let listedTypes = Set(listed.map { ObjectIdentifier($0) })
-        let missing = offers.filter { !listedTypes.contains(ObjectIdentifier($0.command)) }
+        let missing = offers.filter { offer in !listed.contains { $0 == offer.command } }
         if !missing.isEmpty {
             let commands = missing.map { "'\($0.command._commandName)' (\($0.command), offered by module '\($0.module)')" }
             throw LinkedCommandsError(
@@ -33,21 +36,20 @@ public struct LinkedCommandsError: Error, CustomStringConvertible {
                     + "Its configuration must list `LinkedCommands.all`, and be computed when ArgumentParser parses: "
                     + "`static var configuration: CommandConfiguration { CommandConfiguration(..., subcommands: LinkedCommands.all) }`")
         }
-        let offeredBy = Dictionary(offers.map { (ObjectIdentifier($0.command), $0.module) }, uniquingKeysWith: { first, _ in first })
-        func origin(_ command: any ParsableCommand.Type) -> String {
-            offeredBy[ObjectIdentifier(command)].map { "\(command), offered by module '\($0)'" } ?? "\(command), \(root)'s own"
+        func module(offering command: any ParsableCommand.Type) -> String? {
+            offers.first { $0.command == command }?.module
         }
-        var seen: [String: any ParsableCommand.Type] = [:]
-        for command in listed {
-            let name = command._commandName
-            guard let earlier = seen[name] else {
-                seen[name] = command
-                continue
-            }
-            let fix = offeredBy[ObjectIdentifier(command)].map { " or disable module '\($0)' (SECTION_REGISTRY_DISABLE=\($0))" } ?? ""
+        func origin(_ command: any ParsableCommand.Type) -> String {
+            module(offering: command).map { "\(command), offered by module '\($0)'" } ?? "\(command), \(root)'s own"
+        }
+        let names = listed.map { $0._commandName }
+        for (index, name) in names.enumerated() {
+            guard let earlier = names[..<index].firstIndex(of: name) else { continue }
+            let command = listed[index]
+            let fix = module(offering: command).map { " or disable module '\($0)' (SECTION_REGISTRY_DISABLE=\($0))" } ?? ""
             throw LinkedCommandsError(
                 code: .duplicateName,
-                description: "SectionRegistry: two of \(root)'s subcommands are named '\(name)': \(origin(earlier)), and \(origin(command)). "
+                description: "SectionRegistry: two of \(root)'s subcommands are named '\(name)': \(origin(listed[earlier])), and \(origin(command)). "
                     + "Rename one (its CommandConfiguration's commandName)\(fix)")
         }
     }

@@ -49,14 +49,12 @@ extension ModuleHost {
     ///   threw it (a signal, under ``main(command:configuration:)``).
     public nonisolated func run(command root: any ParsableCommand.Type, arguments: [String]) async throws -> Int32 {
         let offers = await offeredCommands()
-        return try await LinkedCommands.$offered.withValue(offers.map(\.command)) {
+        return try await CommandScope.$current.withValue(CommandScope(host: self, offered: offers.map(\.command))) {
             try LinkedCommandsError.check(root, lists: offers)
             do {
                 var command = try root.parseAsRoot(arguments)
-                if var hosted = command as? any HostedCommand {
-                    try await hosted.run(host: self)
-                } else if var command = command as? any AsyncParsableCommand {
-                    try await command.run()
+                if var command = command as? any AsyncParsableCommand {
+                    try await command.run()  // a HostedCommand's calls run(host:)
                 } else {
                     try command.run()
                 }

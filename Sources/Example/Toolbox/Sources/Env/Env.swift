@@ -1,12 +1,11 @@
 import EnvCommand
 import SectionRegistry
-import ToolboxKit
 
 @c(app_module_Env) func makeEnv() -> AppModuleHandle { AppModuleHandle(Env()) }
 
 /// Offers `env` to the program that links this module.
 struct Env: AppModule {
     func setUp(_ context: ModuleContext) async throws {
-        context.on(ListCommands.self) { _ in LinkedCommand(EnvCommand.self) }
+        context.offerCommand(EnvCommand.self)
     }
 }

@@ -1,21 +1,11 @@
 import ArgumentParser
 import SectionRegistry
-import Synchronization
-import ToolboxKit
 
-/// The root command: its subcommands are the commands of the linked
-/// features, set before parsing.
-struct Toolbox: AsyncParsableCommand {
-    static let linked = Mutex<[any ParsableCommand.Type]>([])
-
+/// The root command: its subcommands are the linked features' commands.
+struct Toolbox: ParsableCommand {
     static var configuration: CommandConfiguration {
-        CommandConfiguration(commandName: "toolbox", abstract: "Commands from the linked features.", subcommands: linked.withLock { $0 })
+        CommandConfiguration(commandName: "toolbox", abstract: "Commands from the linked features.", subcommands: LinkedCommands.all)
     }
 }
 
-await ModuleHost.main { host in
-    // In start order: levels, then priority, then name.
-    let commands = await host.gather(ListCommands()).replies.map(\.reply.type)
-    Toolbox.linked.withLock { $0 = commands }
-    return await Toolbox.run(Array(CommandLine.arguments.dropFirst()))
-}
+await ModuleHost.main(command: Toolbox.self)
