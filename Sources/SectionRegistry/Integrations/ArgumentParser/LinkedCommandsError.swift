@@ -42,10 +42,7 @@ public struct LinkedCommandsError: Error, CustomStringConvertible {
         func origin(_ command: any ParsableCommand.Type) -> String {
             module(offering: command).map { "\(command), offered by module '\($0)'" } ?? "\(command), \(root)'s own"
         }
-        // The name a configuration gives, read directly: ArgumentParser's
-        // `_commandName` costs more even when the configuration names the
-        // command (0.11 M instructions in every run of the toolbox).
-        let names = listed.map { $0.configuration.commandName ?? $0._commandName }
+        let names = listed.map { $0._commandName }
         for (index, name) in names.enumerated() {
             guard let earlier = names[..<index].firstIndex(of: name) else { continue }
             let command = listed[index]
