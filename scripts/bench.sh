@@ -21,7 +21,11 @@
 #   size        bytes per record, and loaded bytes per module in the binary
 # and prints one markdown table: medians, ratios to the baselines, and each
 # target met or missed. The runner, `registry-bench table`, runs the programs
-# and makes the table (Sources/Benchmarks/Sources/BenchmarkRunner).
+# and makes the table (Sources/Benchmarks/Sources/BenchmarkRunner). Then the
+# drain job against its peers (scripts/drain-peers.sh): N long-running
+# services started, all running, all drained, exit, with ModuleHost, with
+# swift-service-lifecycle's ServiceGroup and with a task group by hand, at
+# N = 10, 100 and 1,000 (100 with --smoke), in instructions, CPU and wall.
 #
 # --instructions: also counts instructions with callgrind (scripts/
 #               instructions.sh): the whole-app pair and discovery, printed as
@@ -31,13 +35,13 @@
 #               broadcast's time is bimodal between processes here), and
 #               --instructions; then fails on a regression (scripts/
 #               check-bench.sh): a ratio the Benchmarks article lists as met
-#               off its target by more than 2x, or the whole app's
-#               instruction ratio at N = 100 more than 10% over the figure
-#               the article records. For CI.
+#               off its target by more than 2x, or the whole app's or the
+#               drain job's (host / group) instruction ratio at N = 100 more
+#               than 10% over the figure the article records. For CI.
 # --write-docs: also writes the tables into the Benchmarks article
 #               (Sources/SectionRegistry/SectionRegistry.docc/Benchmarks.md),
 #               between its "bench.sh table" marker comments, and with
-#               instructions at N = 100, the ratio --smoke compares with.
+#               instructions at N = 100, the ratios --smoke compares with.
 # The generated programs (scripts/generate-bench-package.sh) and the runner,
 # built from the benchmarks' own package (Sources/Benchmarks), go to
 # .build-bench/.
@@ -76,7 +80,8 @@ scripts/generate-bench-package.sh "$package" "${counts[@]}"
 swift build -c release --package-path "$package" 2>&1 | grep -E "warning:|error:" >&2 || true
 swift build -c release --package-path "$package" >/dev/null
 runner=(--package-path Sources/Benchmarks --scratch-path "$root/.build-bench/runner")
-swift build -c release "${runner[@]}" --product registry-bench >/dev/null
+swift build -c release "${runner[@]}" 2>&1 | grep -E "warning:|error:" >&2 || true
+swift build -c release "${runner[@]}" >/dev/null   # the runner and the drain peers
 generated_bin=$(swift build -c release --package-path "$package" --show-bin-path)
 bench_bin=$(swift build -c release "${runner[@]}" --show-bin-path)
 
@@ -86,7 +91,8 @@ echo "$table"
 # The counts as `key.N value` lines, and the tables with them, for the checks.
 figures=$(mktemp)
 measured=$(mktemp)
-trap 'rm -f "$figures" "$measured"' EXIT
+drain_figures=$(mktemp)
+trap 'rm -f "$figures" "$measured" "$drain_figures"' EXIT
 if [[ $instructions == true ]]; then
     echo "Counting instructions (callgrind)..." >&2
     instruction_table=$(scripts/instructions.sh -m "$figures" "$generated_bin" "${counts[@]}")
@@ -94,6 +100,14 @@ if [[ $instructions == true ]]; then
     echo "$instruction_table"
     table+=$'\n\n'$instruction_table
 fi
+
+if [[ ${smoke:-} == true ]]; then peer_counts=(100); else peer_counts=(10 100 1000); fi
+echo "Measuring the drain job against its peers..." >&2
+drain_table=$(scripts/drain-peers.sh -r "$([[ ${smoke:-} == true ]] && echo 10 || echo 30)" -m "$drain_figures" "$bench_bin" "${peer_counts[@]}")
+echo
+echo "$drain_table"
+table+=$'\n\n'$drain_table
+cat "$drain_figures" >>"$figures"
 
 if [[ ${smoke:-} == true ]]; then
     { echo "$table"; cat "$figures"; } >"$measured"
@@ -107,11 +121,13 @@ if [[ $write_docs == true ]]; then
         echo
         echo "$table"
         echo
-        if ratio=$(sed -nE 's/^app_ratio\.100 //p' "$figures") && [[ -n $ratio ]]; then
-            # What `bench.sh --smoke` compares with (scripts/check-bench.sh).
-            echo "<!-- instructions recorded: app_ratio.100 = $ratio -->"
-            echo
-        fi
+        # What `bench.sh --smoke` compares with (scripts/check-bench.sh).
+        for key in app_ratio drain_ratio; do
+            if ratio=$(sed -nE "s/^$key\\.100 //p" "$figures") && [[ -n $ratio ]]; then
+                echo "<!-- instructions recorded: $key.100 = $ratio -->"
+                echo
+            fi
+        done
     } >"$block"
     # Everything outside the markers stays; what is between them is replaced.
     awk -v begin="$begin_marker" -v end="$end_marker" -v block="$block" '

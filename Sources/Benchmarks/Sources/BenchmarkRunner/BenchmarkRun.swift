@@ -43,7 +43,7 @@ struct BenchmarkRun {
     }
 
     private func program(_ name: String) -> String {
-        "\(options.generated)/\(name)"
+        "\(options.programs)/\(name)"
     }
 
     /// This executable, which measures launch and dispatch as `registry-bench host`.

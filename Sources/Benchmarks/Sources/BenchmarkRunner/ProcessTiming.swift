@@ -28,12 +28,20 @@ enum ProcessTiming {
     }
 
     /// The time from spawning `program` (no arguments, this environment,
-    /// inherited output) to its exit, in milliseconds. posix_spawn and
-    /// waitpid directly: Foundation's Process adds a monitoring thread and
-    /// run-loop turns that would be counted in the program's time.
+    /// inherited output) to its exit, in milliseconds.
     static func milliseconds(running program: String) throws -> Double {
+        try times(running: [program]).wall
+    }
+
+    /// The wall time from spawning `command` (path, then arguments; this
+    /// environment, inherited output) to its exit, and the CPU time it used
+    /// (user and system, all its threads), in milliseconds. posix_spawn and
+    /// wait4 directly: Foundation's Process adds a monitoring thread and
+    /// run-loop turns that would be counted in the program's time.
+    static func times(running command: [String]) throws -> (wall: Double, cpu: Double) {
+        let program = command[0]
         try requireExecutable(program)
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(program), nil]
+        let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment.map { strdup("\($0)=\($1)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
 
@@ -45,12 +53,15 @@ enum ProcessTiming {
             throw RunnerError("cannot start \(program): \(String(cString: strerror(spawned)))")
         }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 {
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) == -1 {
             guard errno == EINTR else { throw RunnerError("waiting for \(program): \(String(cString: strerror(errno)))") }
         }
         let elapsed = start.duration(to: clock.now)
-        guard status == 0 else { throw RunnerError("\(program) did not exit with status 0 (wait status \(status))") }
-        return Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
+        guard status == 0 else { throw RunnerError("\(command.joined(separator: " ")) did not exit with status 0 (wait status \(status))") }
+        func milliseconds(_ time: timeval) -> Double { Double(time.tv_sec) * 1_000 + Double(time.tv_usec) / 1_000 }
+        let wall = Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
+        return (wall, milliseconds(usage.ru_utime) + milliseconds(usage.ru_stime))
     }
 
     private static func requireExecutable(_ program: String) throws(RunnerError) {

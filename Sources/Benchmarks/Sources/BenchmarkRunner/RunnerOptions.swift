@@ -1,37 +1,44 @@
-/// The options of `registry-bench table`.
+/// The options of `registry-bench table` and `registry-bench peer`.
 struct RunnerOptions {
     static let usage = """
         usage: registry-bench host N...
                registry-bench table --generated DIR [--runs R] [--startups S] N...
+               registry-bench peer --bin DIR [--runs R] N...
         """
 
-    /// The folder with the built programs of scripts/generate-bench-package.sh.
-    var generated: String
-    /// Processes per in-process measurement (discovery, host), medians taken.
-    var runs = 5
+    /// The folder of the programs: those scripts/generate-bench-package.sh
+    /// generated (`table`'s `--generated`), or the drain peers (`peer`'s
+    /// `--bin`).
+    var programs: String
+    /// Processes per in-process measurement (discovery, host), medians
+    /// taken; for `peer`, runs of each peer.
+    var runs: Int
     /// Runs of each whole program (start-up, whole app), medians taken.
     var startups = 40
     /// The N of the generated programs, in the table's column order.
     var moduleCounts: [Int]
 
-    init(parsing arguments: ArraySlice<String>) throws(RunnerError) {
-        var generated: String?
+    /// Parses the options of a subcommand whose programs' folder is given
+    /// with `folderOption`, and whose `--runs` is `runs` unless given.
+    init(parsing arguments: ArraySlice<String>, folderOption: String, runs: Int) throws(RunnerError) {
+        var programs: String?
         var counts: [String] = []
         var remaining = arguments
+        self.runs = runs
         while let argument = remaining.popFirst() {
             switch argument {
-            case "--generated":
-                generated = try Self.value(of: argument, in: &remaining)
+            case folderOption:
+                programs = try Self.value(of: argument, in: &remaining)
             case "--runs":
-                runs = try Self.positive(Self.value(of: argument, in: &remaining), argument)
+                self.runs = try Self.positive(Self.value(of: argument, in: &remaining), argument)
             case "--startups":
                 startups = try Self.positive(Self.value(of: argument, in: &remaining), argument)
             default:
                 counts.append(argument)
             }
         }
-        guard let generated else { throw RunnerError("table needs --generated DIR\n\(Self.usage)") }
-        self.generated = generated
+        guard let programs else { throw RunnerError("\(folderOption) DIR is missing\n\(Self.usage)") }
+        self.programs = programs
         moduleCounts = try Self.moduleCounts(counts[...])
     }
 
