@@ -68,6 +68,18 @@ public struct HostConfiguration: Sendable {
     /// ``stopTimeLimit`` to return. A module reads it from
     /// ``ModuleContext/drainTimeLimit``. See <doc:Lifecycle>.
     public var drainTimeLimit: Duration = .seconds(30)
+
+    /// How long the host goes on serving after a shutdown is asked for,
+    /// with ``ModuleHost/isReady`` already `false`, before it stops the
+    /// modules' intake and drains them: the time a load balancer needs to
+    /// see the readiness probe fail and send nothing more (Kubernetes: the
+    /// probe's `periodSeconds` times its `failureThreshold`, plus the time
+    /// the endpoints take to update). Zero by default: a host behind no
+    /// balancer stops at once. A second SIGTERM or SIGINT ends the delay
+    /// at once. Kubernetes' `terminationGracePeriodSeconds` must cover
+    /// `lameDuckDelay + drainTimeLimit + stopTimeLimit`, or the kubelet's
+    /// SIGKILL cuts the shutdown short. See <doc:Lifecycle#Shutdown-step-by-step>.
+    public var lameDuckDelay: Duration = .zero
     /// How long each module may take to reload: 10 seconds by default. Past
     /// it, the reload hook is cancelled and ``ModuleHost/reload()`` goes on
     /// without it (the outcome says it timed out): a module stuck in reload

@@ -163,6 +163,48 @@ public struct ModuleContext: Sendable {
         try await life.withDrainHandler(operation, onDrain: handler)
     }
 
+    /// ``withDrainHandler(isolation:_:onDrain:)`` for a `run` that takes
+    /// work from outside (a listener, a queue consumer): `stopIntake` is
+    /// called once when the host stops every module's intake, which it does
+    /// before any `run` drains, so that no new work arrives anywhere while
+    /// the modules finish what they took. The host waits for every module's
+    /// `stopIntake` to return (within ``HostConfiguration/drainTimeLimit``,
+    /// which covers the intake and the drain together), then drains the
+    /// `run`s in reverse start order: `handler` is called in this `run`'s
+    /// turn.
+    ///
+    /// ```swift
+    /// func run(_ context: ModuleContext) async throws {
+    ///     try await context.withDrainHandler {
+    ///         try await server.serve()              // returns once shut down
+    ///     } onIntakeStop: {
+    ///         await server.stopAccepting()          // no new connection
+    ///     } onDrain: {
+    ///         server.beginGracefulShutdown()        // finish what is in flight
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Both handlers are scoped to the call, as the drain's is: neither is
+    /// called once `operation` has returned; each is called at once if its
+    /// step came before the call.
+    public func withDrainHandler<T, Failure: Error>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ operation: () async throws(Failure) -> T,
+        onIntakeStop stopIntake: @escaping @Sendable () async -> Void,
+        onDrain handler: @escaping @Sendable () -> Void
+    ) async throws(Failure) -> T {
+        try await life.withDrainHandler(operation, onIntakeStop: stopIntake, onDrain: handler)
+    }
+
+    /// Whether the host is ready for outside work: `true` while every
+    /// module runs, `false` from the moment a shutdown is asked for (the
+    /// first step of the shutdown, before the lame-duck delay). What a
+    /// readiness probe answers: 200 while `true`, 503 after.
+    public var isHostReady: Bool {
+        host.isReady.load(ordering: .acquiring)
+    }
+
     /// Runs `operation` in a child task that is cancelled when the host asks
     /// this module's `run` to finish: the one line a `run` that ends by
     /// cancellation (a loop that ticks) writes, so that it ends at once in

@@ -51,6 +51,8 @@ final class HostRequests: Sendable {
     enum Wait {
         case phase(PhaseRun)
         case runs([ModuleRun])
+        /// The lame-duck delay, or the intake stops.
+        case step(ShutdownStep)
     }
 
     private let state = Locked(State())
@@ -163,6 +165,16 @@ final class HostRequests: Sendable {
         if cutShort { for run in runs { run.cutOff() } }
     }
 
+    /// Makes `step` what the shutdown waits for: a cut short ends it at
+    /// once.
+    func waitsFor(step: ShutdownStep) {
+        let cutShort = state.withLock { state in
+            state.waitingFor = .step(step)
+            return state.shutdown.isCutShort
+        }
+        if cutShort { step.end() }
+    }
+
     // MARK: Shutdown
 
     var shutdown: Shutdown {
@@ -200,6 +212,7 @@ final class HostRequests: Sendable {
         case .phase(let phase) where phase.phase == .stop: phase.cutShort()
         case .phase(let phase): phase.interrupt()
         case .runs(let runs): for run in runs { run.cutOff() }
+        case .step(let step): step.end()
         case nil: break
         }
     }

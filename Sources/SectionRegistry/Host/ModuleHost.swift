@@ -122,6 +122,16 @@ public actor ModuleHost {
         statusBroadcast.updates()
     }
 
+    /// Whether the host is ready for outside work: `true` while its status
+    /// is ``HostStatus/running``, `false` from the moment a shutdown is
+    /// asked for, before anything stops (then ``HostConfiguration/lameDuckDelay``
+    /// passes, the modules stop their intake, and the `run`s drain). What a
+    /// readiness probe answers; a module reads it as
+    /// ``ModuleContext/isHostReady``.
+    public nonisolated var isReady: Bool {
+        shared.isReady.load(ordering: .acquiring)
+    }
+
     /// Waits, without polling, until every module is ready.
     ///
     /// - Returns: `true` once the host is running (at once if it is);
@@ -156,6 +166,7 @@ public actor ModuleHost {
     func enter(_ next: HostLifecycle) {
         lifecycle = next
         let status = next.status
+        shared.isReady.store(status.isRunning && !requests.shutdown.begun, ordering: .releasing)
         statusBroadcast.publish(status)
         // The metadata is no autoclosure: made only if the log takes it.
         if shared.log.takes(.debug) { shared.log(.debug, "SectionRegistry: \(status)", ["status": "\(status)"]) }

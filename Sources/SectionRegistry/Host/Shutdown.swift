@@ -16,12 +16,15 @@
 //    and cuts the shutdown short instead, step 5): the launch, load or
 //    reload under way is interrupted, its running hook cancelled, and it
 //    rolls back what it started; no bring-up begins after.
+//    The host's readiness (`isReady`) turns false at once.
 // 2. A terminate request is queued. In its turn, `terminateNow` publishes
-//    `stopping`, then `stop` takes every started module, in reverse start
-//    order.
-// 3. The drain (`endRuns`, then `ModuleRun.end` in
-//    Lifecycle/ModuleRun.swift): each `run` is asked to finish, and waited
-//    for, before the one started before it is asked, all within one
+//    `stopping`, serves as a lame duck for `lameDuckDelay` (`serveAsLameDuck`),
+//    then `stop` takes every started module, in reverse start order.
+// 3. The intake step (`stopIntake`): every `run` with an `onIntakeStop`
+//    handler stops its intake, all at once, waited for. Then the drain
+//    (`endRuns`, then `ModuleRun.end` in Lifecycle/ModuleRun.swift): each
+//    `run` is asked to finish, and waited for, before the one started
+//    before it is asked, the intake step and the drain within one
 //    `drainTimeLimit`; past it, what still runs is named in a warning,
 //    cancelled, and given `stopTimeLimit`. A request a draining `run` makes
 //    meanwhile is refused at once (`HostRequests.submit`): it would wait
@@ -32,7 +35,9 @@
 //    published, with what did not end cleanly, and `run()` returns.
 // 5. A second SIGTERM or SIGINT, or the cancellation of the task running
 //    `run()` during the shutdown, calls `cutShutdownShort`: the state
-//    becomes `cutShort`, the `run`s not yet asked are cancelled without
+//    becomes `cutShort`, the lame-duck delay or the intake step under way
+//    ends (no intake stop is called after), the `run`s not yet asked are
+//    cancelled without
 //    being asked, whatever the shutdown waits for (`run`s, or a stop hook)
 //    is given up at once, and the stop hooks not yet called are skipped.
 // 6. `ModuleHost.main` (Process/HostMain.swift) reads the final status and
@@ -119,6 +124,7 @@ extension ModuleHost {
             }
         }
         guard first else { return false }
+        shared.isReady.store(false, ordering: .releasing)  // a readiness probe says 503 from now on
         submit(requests.makeID(), .terminate) { host in await host.terminateNow() }
         return true
     }
@@ -147,6 +153,7 @@ extension ModuleHost {
         switch lifecycle {
         case .running(let roster):
             enter(.stopping(requests.shutdown.reason ?? .terminate))
+            await serveAsLameDuck()
             let outcomes = await stop(roster.started.reversed())
             for plugin in roster.plugins {
                 plugin.library.close()
@@ -160,6 +167,49 @@ extension ModuleHost {
         case .launching, .stopping, .stopped, .launchFailed:
             break
         }
+    }
+
+    /// The lame-duck delay (``HostConfiguration/lameDuckDelay``): every
+    /// module still serves, the host no longer ready, while a load balancer
+    /// notices; a second stop ends it at once.
+    private func serveAsLameDuck() async {
+        let delay = configuration.lameDuckDelay
+        guard delay > .zero else { return }
+        shared.log(.info, "SectionRegistry: not ready; serving for \(delay) more (lameDuckDelay) before the modules stop their intake")
+        let step = ShutdownStep(waitingFor: ["the lame-duck delay"])
+        requests.waitsFor(step: step)
+        _ = await step.wait(until: .now + delay)
+    }
+
+    /// The intake step: every module among `modules` whose `run` takes work
+    /// from outside (``ModuleContext/withDrainHandler(isolation:_:onIntakeStop:onDrain:)``)
+    /// stops its intake, all at once, and the host waits for all of them
+    /// until `deadline` (the drain's): no new work arrives anywhere before
+    /// any `run` drains. One that has not returned by then is cancelled,
+    /// left behind and named in a warning; a second stop ends the wait at
+    /// once.
+    ///
+    /// Each stop runs in a task of its own, not a child task, for the
+    /// reason ``PhaseRun`` gives: one that ignores its cancellation must be
+    /// left behind, so that the shutdown still ends.
+    private func stopIntake(of modules: [HostedModule], until deadline: ContinuousClock.Instant) async {
+        let stopping = modules.filter(\.life.hasIntakeStop)
+        guard !stopping.isEmpty, !requests.shutdown.isCutShort else { return }  // cut short: no intake stop is called
+        let step = ShutdownStep(waitingFor: stopping.map(\.name))
+        requests.waitsFor(step: step)
+        let tasks = stopping.map { module in
+            Task {
+                await module.life.stopIntake()
+                step.done(module.name)
+            }
+        }
+        let late = await step.wait(until: deadline)
+        guard !late.isEmpty else { return }
+        for task in tasks { task.cancel() }
+        guard !requests.shutdown.isCutShort else { return }
+        shared.log(.warning, "SectionRegistry: the intake of \(late.map { "'\($0)'" }.joined(separator: ", ")) did not stop within the drain limit "
+            + "(\(configuration.drainTimeLimit)): cancelled and left behind, and every run is drained now. An onIntakeStop handler returns "
+            + "once the module takes no new work; raise HostConfiguration.drainTimeLimit if it needs longer.")
     }
 
     /// The last line of a shutdown: the modules stopped, or what did not
@@ -214,9 +264,11 @@ extension ModuleHost {
             return runs.filter(stops)
         }.sorted { order[$0.module.position] < order[$1.module.position] }
         guard !ending.isEmpty else { return ModuleRun.Ending() }
-        requests.waitsFor(endingRuns: ending)
         let limit = configuration.drainTimeLimit
-        return await ModuleRun.end(ending, drainDeadline: .now + limit, cancelLimit: configuration.stopTimeLimit,
+        let deadline = ContinuousClock.now + limit  // the intake and the drain together
+        await stopIntake(of: ending.map(\.module), until: deadline)
+        requests.waitsFor(endingRuns: ending)
+        return await ModuleRun.end(ending, drainDeadline: deadline, cancelLimit: configuration.stopTimeLimit,
                                    notAwaited: requests.waitingRuns, isCutShort: { [requests] in requests.shutdown.isCutShort }) { [shared] run in
             let name = run.module.name
             let consequence = alone ? "it is cancelled" : "it and every run not yet drained are cancelled, and the shutdown is not clean"

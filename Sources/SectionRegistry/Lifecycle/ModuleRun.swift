@@ -286,6 +286,9 @@ private final class RunWatch: Sendable {
     /// Runs `body` with a watch that runs out at `deadline`.
     static func until<T: Sendable>(_ deadline: ContinuousClock.Instant, _ body: (RunWatch) async -> T) async -> T {
         let watch = RunWatch()
+        // Past already (the intake stops took the drain's whole limit): no
+        // run is asked, as if the timer had run out before the first.
+        if ContinuousClock.now >= deadline { watch.expire() }
         return await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }

@@ -29,6 +29,9 @@ final class ModuleLife: Sendable {
         var readiness = Readiness.undeclared(warned: false)
         /// Whether `cancelOnDrain` cancelled the work it runs, on the drain.
         var workCancelledOnDrain = false
+        /// The intake-stop handlers whose scopes are open; `nil` once the
+        /// host stopped the module's intake.
+        var intakeStops: [(id: Int, handler: @Sendable () async -> Void)]? = []
     }
 
     private enum Drain {
@@ -185,6 +188,51 @@ final class ModuleLife: Sendable {
         }
         defer { removeDrainHandler(id) }
         return try await operation()
+    }
+
+    // MARK: Intake
+
+    /// Whether a scope with an intake-stop handler is open: the host has
+    /// something to wait for.
+    var hasIntakeStop: Bool {
+        state.withLock { !($0.intakeStops ?? []).isEmpty }
+    }
+
+    /// Stops the module's intake: calls the intake-stop handlers whose
+    /// scopes are open, one after the other, once.
+    func stopIntake() async {
+        let handlers = state.withLock { state in
+            defer { state.intakeStops = nil }
+            return (state.intakeStops ?? []).map(\.handler)
+        }
+        for handler in handlers { await handler() }
+    }
+
+    /// Runs `operation` with `stopIntake` called once if the host stops the
+    /// module's intake while it runs (at once, first, if it did already),
+    /// and `handler` once if the drain is requested while it runs.
+    func withDrainHandler<T, Failure: Error>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ operation: () async throws(Failure) -> T,
+        onIntakeStop stopIntake: @escaping @Sendable () async -> Void,
+        onDrain handler: @escaping @Sendable () -> Void
+    ) async throws(Failure) -> T {
+        let id = state.withLock { state -> Int? in
+            guard var stops = state.intakeStops else { return nil }
+            let id = state.nextWaiter
+            state.nextWaiter += 1
+            stops.append((id, stopIntake))
+            state.intakeStops = stops
+            return id
+        }
+        guard let id else {
+            await stopIntake()
+            return try await withDrainHandler(operation, onDrain: handler)
+        }
+        defer {
+            state.withLock { state in state.intakeStops?.removeAll { $0.id == id } }
+        }
+        return try await withDrainHandler(operation, onDrain: handler)
     }
 
     // MARK: Readiness

@@ -1,0 +1,61 @@
+/// A step of the shutdown that waits before the drain: the lame-duck delay,
+/// or the modules' intake stops. It ends when every module it waits for is
+/// done, at its deadline, or at once when the shutdown is cut short
+/// (``HostRequests/cutShort(_:)`` calls ``end()``).
+final class ShutdownStep: Sendable {
+    private struct State {
+        /// The modules not done yet; the lame-duck delay waits for one
+        /// that is never done.
+        var pending: [String]
+        var ended = false
+        var waiter: Waiter<Void>?
+    }
+
+    private let state: Locked<State>
+
+    init(waitingFor pending: [String]) {
+        state = Locked(State(pending: pending))
+    }
+
+    /// The module named is done.
+    func done(_ module: String) {
+        state.withLock { state -> Waiter<Void>? in
+            if let index = state.pending.firstIndex(of: module) { state.pending.remove(at: index) }
+            guard state.pending.isEmpty else { return nil }
+            defer { state.waiter = nil }
+            return state.waiter
+        }?.resume()
+    }
+
+    /// Ends the wait at once: the shutdown is cut short, or the deadline
+    /// passed.
+    func end() {
+        state.withLock { state -> Waiter<Void>? in
+            state.ended = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }?.resume()
+    }
+
+    /// Waits until every module is done, `deadline` passes, or ``end()``.
+    ///
+    /// - Returns: the modules not done.
+    func wait(until deadline: ContinuousClock.Instant) async -> [String] {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
+                self.end()
+            }
+            await suspend { (waiter: Waiter<Void>) in
+                let now = state.withLock { state -> Bool in
+                    guard !state.ended, !state.pending.isEmpty else { return true }
+                    state.waiter = waiter
+                    return false
+                }
+                if now { waiter.resume() }
+            }
+            group.cancelAll()
+        }
+        return state.withLock { $0.pending }
+    }
+}

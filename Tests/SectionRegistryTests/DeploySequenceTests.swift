@@ -1,0 +1,161 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SectionRegistryTesting
+import Testing
+@testable import SectionRegistry
+
+/// The shutdown's deploy sequence (issue 39): readiness withdrawn at once,
+/// the lame-duck delay, every module's intake stopped, then the drain in
+/// reverse start order; a second signal cuts it short; every stop that
+/// drains goes through it.
+@Suite(.timeLimit(.minutes(5))) struct DeploySequenceTests {
+    /// A module whose `run` takes work from outside: it writes its intake
+    /// stop (with what the host said of its readiness then), its drain and
+    /// its stop hook to the journal.
+    struct Server: AppModule {
+        let name: String
+        let journal: Journal
+        let clock: StepClock
+        /// Called in the run, before it serves.
+        var beforeServing: @Sendable (ModuleContext) async throws -> Void = { _ in }
+        /// Never returns from its intake stop, and ignores cancellation.
+        var intakeHangs = false
+
+        func run(_ context: ModuleContext) async throws {
+            try await beforeServing(context)
+            let (drained, drain) = AsyncStream.makeStream(of: Void.self)
+            await context.withDrainHandler {
+                for await _ in drained {}
+            } onIntakeStop: {
+                clock.mark("intake \(name)")
+                journal.add("intake \(name), host ready: \(context.isHostReady)")
+                while intakeHangs { await sleepIgnoringCancellation(.seconds(60)) }
+            } onDrain: {
+                journal.add("drain \(name)")
+                drain.finish()
+            }
+        }
+
+        func stop(_ context: ModuleContext) async throws {
+            journal.add("stop \(name)")
+        }
+    }
+
+    /// When each step happened.
+    final class StepClock: Sendable {
+        private let marks = Locked<[String: ContinuousClock.Instant]>([:])
+
+        func mark(_ step: String) {
+            marks.withLock { $0[step] = .now }
+        }
+
+        subscript(step: String) -> ContinuousClock.Instant? {
+            marks.withLock { $0[step] }
+        }
+    }
+
+    static func servers(
+        journal: Journal, clock: StepClock, _ script: @escaping @Sendable (inout Server) -> Void = { _ in }
+    ) throws -> ModuleRegistry {
+        try declare(["Listener", "Worker"].enumerated().map { index, name in
+            ModuleDescriptor(name: name, after: index == 0 ? [] : ["Listener"]) {
+                var server = Server(name: name, journal: journal, clock: clock)
+                script(&server)
+                return server
+            }
+        })
+    }
+
+    @Test func readinessThenTheDelayThenEveryIntakeThenTheDrain() async throws {
+        let journal = Journal()
+        let clock = StepClock()
+        let host = ModuleHost(registry: try Self.servers(journal: journal, clock: clock), configuration: testConfiguration {
+            $0.lameDuckDelay = .milliseconds(300)
+        })
+        try await host.launch()
+        #expect(host.isReady)
+        let began = ContinuousClock.now
+        host.beginShutdown(.terminate)
+        #expect(!host.isReady, "readiness is withdrawn when the stop is asked for, before anything stops")
+        await host.terminate()
+
+        let entries = journal.entries
+        #expect(Set(entries.prefix(2)) == ["intake Listener, host ready: false", "intake Worker, host ready: false"],
+                "every intake stops, the host no longer ready, before any run drains")
+        #expect(Array(entries.dropFirst(2)) == ["drain Worker", "drain Listener", "stop Worker", "stop Listener"])
+        let firstIntake = try #require([clock["intake Listener"], clock["intake Worker"]].compactMap { $0 }.min())
+        #expect(firstIntake - began >= .milliseconds(300), "the lame-duck delay passes before the intake stops")
+        #expect("\(host.status)" == "stopped")
+    }
+
+    @Test func aSecondSignalCutsTheDelayShort() async throws {
+        let journal = Journal()
+        let host = ModuleHost(registry: try Self.servers(journal: journal, clock: StepClock()), configuration: testConfiguration {
+            $0.servesSignals = false  // the signals are handed over below, where the signal loop would
+            $0.lameDuckDelay = .seconds(3600)
+        })
+        let running = Task { try await host.run() }
+        #expect(await host.waitUntilRunning())
+        host.stop(bySignal: SIGTERM)
+        for await status in host.statusUpdates {
+            if case .stopping = status { break }
+        }
+        host.stop(bySignal: SIGTERM)
+        try await running.value
+        #expect(!journal.entries.contains { $0.hasPrefix("intake") }, "cut short: no intake is stopped, no run asked to drain")
+        guard case .stopped(let failures) = host.status else {
+            Issue.record("not stopped: \(host.status)")
+            return
+        }
+        #expect(failures.map { "\($0.module) \($0.phase) \($0.resultName)" } == ["Worker stop skipped", "Listener stop skipped"])
+    }
+
+    @Test func aModulesRequestGoesThroughIt() async throws {
+        let journal = Journal()
+        let registry = try Self.servers(journal: journal, clock: StepClock()) { server in
+            guard server.name == "Worker" else { return }
+            server.beforeServing = { context in
+                try await Task.sleep(for: .milliseconds(50))
+                context.requestShutdown()
+            }
+        }
+        let host = ModuleHost(registry: registry, configuration: testConfiguration { $0.servesSignals = false })
+        try await host.run()
+        let entries = journal.entries
+        #expect(Set(entries.prefix(2)) == ["intake Listener, host ready: false", "intake Worker, host ready: false"])
+        #expect(Array(entries.dropFirst(2)) == ["drain Worker", "drain Listener", "stop Worker", "stop Listener"])
+        #expect(host.stopReason == .moduleRequest("Worker"))
+    }
+
+    @Test func aRemovalStopsThatModulesIntakeBeforeItsDrain() async throws {
+        let journal = Journal()
+        let host = ModuleHost(registry: try Self.servers(journal: journal, clock: StepClock()), configuration: testConfiguration())
+        try await host.launch()
+        try await host.remove("Worker")
+        #expect(journal.entries == ["intake Worker, host ready: true", "drain Worker", "stop Worker"], "the host goes on: still ready")
+        await host.terminate()
+    }
+
+    @Test func anIntakeThatDoesNotStopIsLeftBehindAtTheDrainLimit() async throws {
+        let journal = Journal()
+        let log = LogRecorder()
+        let registry = try Self.servers(journal: journal, clock: StepClock()) { server in
+            server.intakeHangs = server.name == "Listener"
+        }
+        let host = ModuleHost(registry: registry, configuration: testConfiguration {
+            $0.drainTimeLimit = .milliseconds(300)
+            $0.log = log.handler(logLevel: .warning)
+        })
+        try await host.launch()
+        await host.terminate()  // returns: the shutdown is not held by the intake stop
+        #expect(log.lines.contains { $0.message.hasPrefix("SectionRegistry: the intake of 'Listener' did not stop within the drain limit") })
+        // The limit covers the intake and the drain together: past it, the
+        // runs are cancelled without being asked, and the stop is not clean.
+        guard case .stopped(let failures) = host.status else {
+            Issue.record("not stopped: \(host.status)")
+            return
+        }
+        #expect(failures.map { "\($0.module) \($0.phase) \($0.resultName)" } == ["Worker run timedOut", "Listener run timedOut"])
+    }
+}
