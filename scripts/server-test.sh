@@ -17,6 +17,10 @@
 #       bind line in the log;
 #   (e) with the port in use, the launch fails: exit status 1, the bind
 #       error in one log line;
+#   (g) behind a load balancer (LAME_DUCK_MS=1500, the host's lameDuckDelay):
+#       /health/ready 200, then SIGTERM: /health/ready 503 at once, while
+#       /health/live and the routes are still served during the delay; exit
+#       status 0, no sooner than the delay;
 #   (f) the supervisor recipe (notes-supervised, the host in a ServiceGroup):
 #       GET /health (outside the modules) 200, SIGHUP reloads and the
 #       process lives on, SIGTERM ends it with exit status 0.
@@ -90,10 +94,11 @@ fi
 # Each run starts from an empty table, created by Notes.start.
 runuser -u postgres -- psql -q -d "$DATABASE_NAME" -c "SET client_min_messages = warning; DROP TABLE IF EXISTS notes"
 
-# Starts the server with its log in $work/$1.log; returns once it is ready
-# (the readiness line), or fails if it exits first or takes over 60 s.
+# Starts the server with its log in $work/$1.log, and the environment
+# assignments after it; returns once it is ready (the readiness line), or
+# fails if it exits first or takes over 60 s.
 start_server() {
-    PORT=$port "$server" >"$work/$1.log" 2>&1 &
+    env PORT="$port" "${@:2}" "$server" >"$work/$1.log" 2>&1 &
     pid=$!
     for _ in $(seq 600); do
         grep -q "HTTP: ready" "$work/$1.log" && return 0
@@ -187,6 +192,24 @@ if start_server load; then
         pass "(b) load: $answered answered 2xx, none lost or other, $refused refused after close, exit 0"
     else
         fail "(b) load: ${answered:-?} answered 2xx, ${other:-?} other, ${lost:-?} lost, exit status $status"
+    fi
+fi
+
+echo "== (g) behind a load balancer: LAME_DUCK_MS=1500, then SIGTERM"
+if start_server lameduck LAME_DUCK_MS=1500; then
+    code() { curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$url$1" || true; }
+    before=$(code /health/ready)
+    kill -TERM "$pid"
+    sigterm=$(date +%s%N)
+    sleep 0.3
+    during=$(code /health/ready) live=$(code /health/live) served=$(code /notes)
+    wait_server
+    elapsed=$((($(date +%s%N) - sigterm) / 1000000))
+    echo "/health/ready $before before SIGTERM; during the delay: /health/ready $during, /health/live $live, /notes $served; exit status $status, $elapsed ms after SIGTERM"
+    if [ "$before" = 200 ] && [ "$during" = 503 ] && [ "$live" = 200 ] && [ "$served" = 200 ] && [ "$status" = 0 ] && [ "$elapsed" -ge 1500 ]; then
+        pass "(g) lame duck: ready 200, then 503 at once while everything still serves for 1.5 s, exit 0"
+    else
+        fail "(g) lame duck: ready $before then $during, live $live, /notes $served, exit status $status after $elapsed ms"
     fi
 fi
 

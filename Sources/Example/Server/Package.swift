@@ -1,7 +1,8 @@
 // swift-tools-version: 6.3
 // The server example: a Hummingbird 2 service that keeps notes in
 // PostgreSQL, made of four modules, each a Swift target and a one-line C
-// registration target. Its program, notes-server, is `await ModuleHost.main()`.
+// registration target. Its program, notes-server, is `ModuleHost.main(configuration:)`,
+// with the lame-duck delay in LAME_DUCK_MS (milliseconds; none by default).
 //
 //     swift build --package-path Sources/Example/Server -c release
 //     PORT=8080 DATABASE_USER=notes DATABASE_PASSWORD=notes .build/release/notes-server

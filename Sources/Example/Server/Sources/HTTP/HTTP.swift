@@ -6,9 +6,9 @@ import SectionRegistry
 
 /// A late module: serves the routes every module added, on 127.0.0.1 and
 /// the port in PORT (8080 by default). The host is running once the server
-/// has bound its port: a bind failure fails the launch. At the drain, it
-/// stops its intake before the graceful shutdown (Intake.swift): no
-/// request the kernel accepted is lost.
+/// has bound its port: a bind failure fails the launch. At the host's
+/// intake step it stops taking requests, and at its drain it shuts down
+/// gracefully (Intake.swift): no request the kernel accepted is lost.
 struct HTTP: AppModule {
     var runReportsReady: Bool { true }
 
@@ -25,8 +25,8 @@ struct HTTP: AppModule {
             },
             logger: context.logger
         )
-        // On the host's drain request the server stops taking requests,
-        // finishes those in flight, then returns.
+        // The server stops taking requests at the intake step, finishes
+        // those in flight at the drain, then returns.
         try await intake.serve(app, context)
     }
 }

@@ -7,15 +7,15 @@ import SectionRegistry
 import ServiceLifecycleTestKit
 import Synchronization
 
-/// Serves a Hummingbird `Application` until the host drains the module, and
-/// then stops taking requests before the graceful shutdown, so that no
-/// request the kernel accepted is lost (Linux).
+/// Serves a Hummingbird `Application` until the host drains the module; at
+/// the host's intake step, before any module drains, it stops taking
+/// requests, so that no request the kernel accepted is lost (Linux).
 ///
 /// A plain graceful shutdown closes the listening socket at once: the
 /// connections the kernel has completed, whose requests are sent, but that
 /// the server has not accepted yet, are reset with it; and one accepted just
-/// before, whose request is not read yet, is closed as idle. Here, on the
-/// drain request:
+/// before, whose request is not read yet, is closed as idle. Here, at the
+/// intake step (`onIntakeStop`):
 ///
 /// 1. a socket filter on the listener drops new connection attempts (a
 ///    client retries its SYN, and then finds the port closed: refused,
@@ -23,11 +23,11 @@ import Synchronization
 /// 2. the server keeps accepting until the kernel's accept queue is empty
 ///    (TCP_INFO on a listener reports its length), for at most a second;
 /// 3. a short grace (300 ms) lets the request of each connection accepted
-///    last be read;
-/// 4. only then the graceful shutdown begins: the listener closes, and the
-///    requests in flight are answered.
+///    last be read.
 ///
-/// It costs about 300 ms more shutdown.
+/// Then, in the module's turn to drain, the graceful shutdown begins: the
+/// listener closes, and the requests in flight are answered. It costs
+/// about 300 ms more shutdown.
 final class Intake: Sendable {
     private let listener = Mutex<(any Channel)?>(nil)
 
@@ -36,27 +36,20 @@ final class Intake: Sendable {
         listener.withLock { $0 = channel }
     }
 
-    /// Runs `app` until the host drains `context`'s module; then stops the
-    /// intake and shuts `app` down gracefully, and returns once it has.
+    /// Runs `app` until the host drains `context`'s module: stops the
+    /// intake at the host's intake step, shuts `app` down gracefully at the
+    /// drain, and returns once it has.
     func serve(_ app: some ApplicationProtocol, _ context: ModuleContext) async throws {
-        let (drained, drain) = AsyncStream.makeStream(of: Void.self)
-        try await context.withDrainHandler {
-            // The app hears a graceful shutdown of its own, triggered once
-            // the intake has stopped, not the host's drain request.
-            try await testGracefulShutdown { trigger in
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        for await _ in drained {}
-                        await self.stop()
-                        trigger.triggerGracefulShutdown()
-                    }
-                    // The app's end (or failure) ends the intake's wait.
-                    defer { group.cancelAll() }
-                    try await app.run()
-                }
+        // The app hears a graceful shutdown of its own, triggered in the
+        // module's turn to drain.
+        try await testGracefulShutdown { trigger in
+            try await context.withDrainHandler {
+                try await app.run()
+            } onIntakeStop: {
+                await self.stop()
+            } onDrain: {
+                trigger.triggerGracefulShutdown()
             }
-        } onDrain: {
-            drain.finish()
         }
     }
 

@@ -24,10 +24,17 @@ public final class Routes: Sendable {
     }
 }
 
-/// A core module: it offers the router before any feature starts.
+/// A core module: it offers the router before any feature starts, and
+/// answers the probes of a load balancer or Kubernetes: `/health/live`, 200
+/// while the process serves; `/health/ready`, 200 while the host is ready,
+/// 503 from the moment its shutdown begins, through the lame-duck delay.
 struct Routing: AppModule {
     func setUp(_ context: ModuleContext) async throws {
         let routes = Routes()
         try context.register(Routes.self) { routes }
+        routes.add { router in
+            router.get("/health/live") { _, _ in HTTPResponse.Status.ok }
+            router.get("/health/ready") { _, _ in context.isHostReady ? HTTPResponse.Status.ok : .serviceUnavailable }
+        }
     }
 }
