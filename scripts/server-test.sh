@@ -21,6 +21,12 @@
 #       /health/ready 200, then SIGTERM: /health/ready 503 at once, while
 #       /health/live and the routes are still served during the delay; exit
 #       status 0, no sooner than the delay;
+#   (h) SERVER_TEST_LOAD_RUNS (default 3) runs of two loads with SIGTERM in
+#       the middle: keep-alive (wrk, 32 connections) and fresh connections
+#       (as (b)), against the modules and against the same routes served by
+#       hand (notes-by-hand, `app.runService()`): a table of requests lost;
+#       the modules must lose none and exit 0 every time (by hand is
+#       measured, not judged);
 #   (f) the supervisor recipe (notes-supervised, the host in a ServiceGroup):
 #       GET /health (outside the modules) 200, SIGHUP reloads and the
 #       process lives on, SIGTERM ends it with exit status 0.
@@ -36,6 +42,7 @@ port=${SERVER_TEST_PORT:-18080}
 # closing note of the testing issue); SERVER_TEST_CONFIGURATION=release for
 # the release server.
 configuration=${SERVER_TEST_CONFIGURATION:-debug}
+load_runs=${SERVER_TEST_LOAD_RUNS:-3}
 export DATABASE_HOST=127.0.0.1 DATABASE_PORT=5432 DATABASE_USER=notes DATABASE_PASSWORD=notes-test DATABASE_NAME=notes
 work=$(mktemp -d)
 failures=()
@@ -98,10 +105,17 @@ runuser -u postgres -- psql -q -d "$DATABASE_NAME" -c "SET client_min_messages =
 # assignments after it; returns once it is ready (the readiness line), or
 # fails if it exits first or takes over 60 s.
 start_server() {
-    env PORT="$port" "${@:2}" "$server" >"$work/$1.log" 2>&1 &
+    start_program "$server" "HTTP: ready" "$@"
+}
+
+# start_server for any program: PROGRAM, its readiness line, then as above.
+start_program() {
+    local program=$1 ready=$2
+    shift 2
+    env PORT="$port" "${@:2}" "$program" >"$work/$1.log" 2>&1 &
     pid=$!
     for _ in $(seq 600); do
-        grep -q "HTTP: ready" "$work/$1.log" && return 0
+        grep -q "$ready" "$work/$1.log" && return 0
         kill -0 "$pid" 2>/dev/null || { cat "$work/$1.log"; fail "$1: the server exited before it was ready"; return 1; }
         sleep 0.1
     done
@@ -211,6 +225,57 @@ if start_server lameduck LAME_DUCK_MS=1500; then
     else
         fail "(g) lame duck: ready $before then $during, live $live, /notes $served, exit status $status after $elapsed ms"
     fi
+fi
+
+echo "== (h) the loads, SIGTERM in the middle, $load_runs runs each: the modules, and the same routes by hand (notes-by-hand, app.runService())"
+# keep-alive: wrk, 32 connections for 4 s on /slow?ms=5, SIGTERM after 2 s;
+# a request lost is a read error (the connection closed with the request
+# sent and no response) or a timeout; a write or connect error is a
+# connection the server no longer accepted (refused). fresh connections:
+# scripts/server-load.py, as in (b).
+command -v wrk >/dev/null || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y wrk; }
+by_hand=$(dirname "$server")/notes-by-hand
+declare -A lost_total runs_with_loss statuses
+for ((run = 1; run <= load_runs; run++)); do
+    for load in keep-alive fresh; do
+        for program in modules by-hand; do
+            key="$load $program"
+            if [ "$program" = modules ]; then start_server "load-$run"; else start_program "$by_hand" "by hand: ready" "load-$run"; fi || continue
+            if [ "$load" = keep-alive ]; then
+                wrk -t2 -c32 -d4s "$url/slow?ms=5" >"$work/wrk.txt" 2>&1 &
+            else
+                python3 scripts/server-load.py "$port" "/slow?ms=20" 4 8 >"$work/wrk.txt" 2>&1 &
+            fi
+            load_pid=$!
+            sleep 2
+            kill -TERM "$pid"
+            wait_server
+            wait "$load_pid" || true
+            if [ "$load" = keep-alive ]; then
+                errors=$(sed -n 's/.*Socket errors: connect \([0-9]*\), read \([0-9]*\), write \([0-9]*\), timeout \([0-9]*\).*/\2 \4/p' "$work/wrk.txt")
+                non2xx=$(sed -n 's/.*Non-2xx or 3xx responses: \([0-9]*\).*/\1/p' "$work/wrk.txt")
+                lost=$(( ${errors%% *} + ${errors##* } + ${non2xx:-0} ))
+                [ -n "$errors" ] || lost=0
+            else
+                lost=$(( $(sed -n 's/.*lost=\([0-9]*\).*/\1/p' "$work/wrk.txt" | head -1) + $(sed -n 's/.*answered_other=\([0-9]*\).*/\1/p' "$work/wrk.txt" | head -1) ))
+            fi
+            echo "run $run, $key: lost $lost, exit status $status; $(grep -E 'requests in|Socket errors|answered_2xx' "$work/wrk.txt" | tr -s ' ' | tr '\n' ' ')"
+            lost_total[$key]=$(( ${lost_total[$key]:-0} + lost ))
+            (( lost == 0 )) || runs_with_loss[$key]=$(( ${runs_with_loss[$key]:-0} + 1 ))
+            statuses[$key]="${statuses[$key]:+${statuses[$key]}, }$status"
+        done
+    done
+done
+echo "| load | served by | runs | lost, in all | runs with a loss | exit statuses |"
+echo "|---|---|---:|---:|---:|---|"
+for key in "keep-alive modules" "keep-alive by-hand" "fresh modules" "fresh by-hand"; do
+    echo "| ${key% *} | ${key#* } | $load_runs | ${lost_total[$key]:-0} | ${runs_with_loss[$key]:-0} | ${statuses[$key]:-} |"
+done
+module_statuses="${statuses[keep-alive modules]:-x}${statuses[fresh modules]:-x}"
+if [ "${lost_total[keep-alive modules]:-0}" = 0 ] && [ "${lost_total[fresh modules]:-0}" = 0 ] && [[ ${module_statuses//[, ]/} =~ ^0+$ ]]; then
+    pass "(h) loads: the modules lost no request in $load_runs keep-alive and $load_runs fresh-connection runs, every exit 0"
+else
+    fail "(h) loads: the modules lost ${lost_total[keep-alive modules]:-?} (keep-alive) and ${lost_total[fresh modules]:-?} (fresh), exit statuses ${statuses[keep-alive modules]:-?}; ${statuses[fresh modules]:-?}"
 fi
 
 echo "== (e) the port in use: the launch fails with exit status 1 and one message"

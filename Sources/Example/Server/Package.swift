@@ -32,6 +32,9 @@ let package = Package(
         .executable(name: "notes-server", targets: ["Server"]),
         // The supervisor recipe: the host as one service of a ServiceGroup.
         .executable(name: "notes-supervised", targets: ["Supervised"]),
+        // The same routes without modules, for scripts/server-test.sh's
+        // comparison.
+        .executable(name: "notes-by-hand", targets: ["ByHand"]),
     ],
     dependencies: [
         .package(name: "SectionRegistry", path: "../../..", traits: ["ServiceLifecycle", "Logging"]),
@@ -50,10 +53,13 @@ let package = Package(
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        .executableTarget(name: "ByHand", dependencies: ["NotesRoutes", hummingbird, postgres, .product(name: "Logging", package: "swift-log")]),
+        // The notes routes, for the Notes module and for notes-by-hand.
+        .target(name: "NotesRoutes", dependencies: [hummingbird, postgres]),
     ]
         + module("Routing", [hummingbird])
         + module("Database", [postgres])
-        + module("Notes", ["Routing", hummingbird, postgres])
+        + module("Notes", ["Routing", "NotesRoutes", postgres])
         + module("HTTP", [
             "Routing", hummingbird, .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
