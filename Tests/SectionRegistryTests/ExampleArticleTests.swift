@@ -18,6 +18,7 @@ import Testing
         "Sources/RoutingRegistration/routing.c", "Sources/DatabaseRegistration/database.c",
         "Sources/NotesRegistration/notes.c", "Sources/HTTPRegistration/http.c",
         "Sources/Routing/Routing.swift", "Sources/Database/Database.swift", "Sources/Notes/Notes.swift",
+        "Sources/NotesRoutes/NotesRoutes.swift", "Sources/ByHand/main.swift",
         "Sources/HTTP/HTTP.swift", "Sources/Server/main.swift", "Sources/Supervised/main.swift",
     ].map { Quote(article: "Servers.md", example: "Server", file: $0) } + [
         "Sources/Routes/Routes.swift", "Sources/HTTP/HTTP.swift",
