@@ -28,7 +28,7 @@ import Testing
     ].map { Quote(article: "CommandLineTools.md", example: "Toolbox", file: $0) } + [
         "Sources/ToolboxKit/ListCommands.swift", "Sources/Hello/Hello.swift", "Sources/ToolboxKit/RunCommand.swift",
         "Sources/ToolboxKit/ToolboxHost.swift", "Sources/ToolboxByHand/main.swift",
-    ].map { Quote(article: "CommandLineTools.md", example: "ToolboxByHand", file: $0) }
+    ].map { Quote(article: "CommandLineTools.md", example: "Toolbox", file: $0) }
 
     @Test(arguments: quotes) func theArticleQuotesTheExamplesFileWhole(_ quote: Quote) throws {
         let article = try String(

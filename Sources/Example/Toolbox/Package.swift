@@ -15,7 +15,9 @@
 // is two: its `translate` command uses the module's service, so it lives
 // with the module. `toolbox-plain` is greet, sum and env with
 // ArgumentParser alone (its commands listed by hand): the benchmark's
-// baseline (scripts/toolbox-test.sh).
+// baseline (scripts/toolbox-test.sh). `toolbox-by-hand` is a tool made of
+// modules without the trait's API: the glue written by hand, as
+// CommandLineTools.md shows it beside the trait.
 import PackageDescription
 
 let sectionRegistry = Target.Dependency.product(name: "SectionRegistry", package: "SectionRegistry")
@@ -35,6 +37,7 @@ let package = Package(
     products: [
         .executable(name: "toolbox", targets: ["Toolbox"]),
         .executable(name: "toolbox-plain", targets: ["ToolboxPlain"]),
+        .executable(name: "toolbox-by-hand", targets: ["ToolboxByHand"]),
     ],
     dependencies: [
         .package(name: "SectionRegistry", path: "../../..", traits: ["ArgumentParser"]),
@@ -46,6 +49,13 @@ let package = Package(
         .executableTarget(name: "ToolboxPlain", dependencies: [argumentParser, "GreetCommand", "SumCommand", "EnvCommand"]),
         .target(name: "Phrasebook", dependencies: [sectionRegistry, argumentParser, "PhrasebookRegistration"]),
         .target(name: "PhrasebookRegistration", dependencies: [sectionRegistry], publicHeadersPath: "."),
+        // Without the trait's API: one feature, `hello`, whose command uses
+        // its module's service, and the glue (the event that lists
+        // commands, `run(_:)`, the host's task-local) in ToolboxKit.
+        .executableTarget(name: "ToolboxByHand", dependencies: [sectionRegistry, argumentParser, "ToolboxKit", "Hello"]),
+        .target(name: "ToolboxKit", dependencies: [sectionRegistry, argumentParser]),
+        .target(name: "Hello", dependencies: [sectionRegistry, argumentParser, "ToolboxKit", "HelloRegistration"]),
+        .target(name: "HelloRegistration", dependencies: [sectionRegistry], publicHeadersPath: "."),
         // The features' own tests, with SectionRegistryTesting's test host.
         .testTarget(name: "FeatureTests", dependencies: [
             "Greet", "Phrasebook", .product(name: "SectionRegistryTesting", package: "SectionRegistry"),
