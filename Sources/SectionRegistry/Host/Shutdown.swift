@@ -61,10 +61,14 @@
 // - forget: end a module's life and drop what it registered.
 
 extension ModuleHost {
-    /// Stops every running module: drains every `run` in reverse start order
-    /// (each asked to finish and waited for, within
-    /// ``HostConfiguration/drainTimeLimit``; see ``AppModule/run(_:)``),
-    /// then calls the stop hooks in reverse start order, each within
+    /// Stops every running module: withdraws the host's readiness at once
+    /// (``isReady``), serves on for ``HostConfiguration/lameDuckDelay``
+    /// (zero by default), stops every `run`'s intake (its `onIntakeStop`
+    /// handler, all at once), drains every `run` in reverse start order
+    /// (each asked to finish and waited for; the intake and the drain
+    /// within one ``HostConfiguration/drainTimeLimit``; see
+    /// ``AppModule/run(_:)``), then calls the stop hooks in reverse start
+    /// order, each within
     /// ``HostConfiguration/stopTimeLimit`` (10 seconds by default; past it
     /// the hook is cancelled and shutdown goes on), and forgets the modules.
     ///
