@@ -69,6 +69,7 @@ let package = Package(
         .trait(name: "ServiceLifecycle", description: "ModuleHost is a swift-service-lifecycle Service; inside a module's run, gracefulShutdown() and its kin see the host's drain request."),
         .trait(name: "Logging", description: "ModuleContext.logger, a swift-log Logger for the libraries a module drives; the host can log through a swift-log Logger."),
         .trait(name: "Macros", description: "@AppModule(...) registers a module from Swift: one target per feature, no C target. Builds swift-syntax."),
+        .trait(name: "Hummingbird", description: "ModuleContext.serve(_:) runs a Hummingbird 2 Application as a module's run for a deploy that loses no accepted request: readiness reported once it listens, intake stopped at the host's intake step (Linux), Connection: close once the shutdown began, a graceful shutdown at the module's drain.", enabledTraits: ["ServiceLifecycle"]),
         .trait(name: "ArgumentParser", description: "A command-line tool made of modules: the linked features offer swift-argument-parser subcommands, and ModuleHost.main(command:) parses, runs and exits with ArgumentParser's statuses after stopping the modules."),
         .default(enabledTraits: []),
     ],
@@ -77,6 +78,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         // The record ABI, the APP_MODULE macro and the section anchor.
@@ -106,6 +109,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging", "ServiceLifecycle"])),
                 .target(name: "SectionRegistryMacros", condition: .when(traits: ["Macros"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["ArgumentParser"])),
+                // ModuleContext.serve(_:): the Application, and the listener's socket options.
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Hummingbird"])),
             ]
         ),
         // A test host for a package's own modules (the testing article).

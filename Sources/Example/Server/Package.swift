@@ -7,10 +7,11 @@
 //     swift build --package-path Sources/Example/Server -c release
 //     PORT=8080 DATABASE_USER=notes DATABASE_PASSWORD=notes .build/release/notes-server
 //
-// SectionRegistry's two traits are on: ServiceLifecycle (a run written
-// plainly, `try await app.run()`, drains on the host's graceful shutdown)
-// and Logging (`context.logger` for Hummingbird and PostgresClient, whose
-// lines go to the host's log).
+// SectionRegistry's traits: Hummingbird (the HTTP module's
+// `context.serve(app)`: a deploy that loses no accepted request; it turns
+// on ServiceLifecycle, so a run written plainly, `await client.run()`,
+// drains on the host's graceful shutdown) and Logging (`context.logger`
+// for Hummingbird and PostgresClient, whose lines go to the host's log).
 import PackageDescription
 
 let sectionRegistry = Target.Dependency.product(name: "SectionRegistry", package: "SectionRegistry")
@@ -37,12 +38,11 @@ let package = Package(
         .executable(name: "notes-by-hand", targets: ["ByHand"]),
     ],
     dependencies: [
-        .package(name: "SectionRegistry", path: "../../..", traits: ["ServiceLifecycle", "Logging"]),
+        .package(name: "SectionRegistry", path: "../../..", traits: ["Hummingbird", "Logging"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         // Links the modules and imports none of them.
@@ -60,10 +60,7 @@ let package = Package(
         + module("Routing", [hummingbird])
         + module("Database", [postgres])
         + module("Notes", ["Routing", "NotesRoutes", postgres])
-        + module("HTTP", [
-            "Routing", hummingbird, .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
-        ])
+        + module("HTTP", ["Routing", hummingbird])
         // The modules' own tests: SectionRegistryTesting's test host, and
         // HummingbirdTesting's clients beside it.
         + [

@@ -16,6 +16,9 @@ final class HostState: Sendable {
     /// Whether the host is ready for outside work: running, and no shutdown
     /// asked for (``ModuleHost/isReady``).
     let isReady = Atomic<Bool>(false)
+    /// Whether a shutdown was asked for: unlike `!isReady`, false while the
+    /// host launches.
+    let shutdownBegun = Atomic<Bool>(false)
     /// Begins the host's shutdown for the module named: set by the host once
     /// it exists (it is made after this state).
     let beginShutdown = Locked<(@Sendable (String) -> Void)?>(nil)

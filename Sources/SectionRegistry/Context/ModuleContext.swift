@@ -260,10 +260,15 @@ public struct ModuleContext: Sendable {
     /// module that does not declare it, it changes nothing and the host
     /// logs a warning naming the module. Later calls change nothing.
     public func reportReady() {
+        reportReady(undeclared: "called context.reportReady(), but does not declare `var runReportsReady: Bool { true }`", fix: "Declare it, or remove the call.")
+    }
+
+    /// ``reportReady()``, with the warning for a module that does not
+    /// declare readiness saying what reported (`what`) and how to mend it.
+    func reportReady(undeclared what: String, fix: String) {
         guard life.reportReady() else { return }
-        host.log(.warning, "SectionRegistry: module '\(moduleName)' called context.reportReady(), but does not declare "
-            + "`var runReportsReady: Bool { true }`: the host did not wait for it, and the modules after it may have started "
-            + "before it was ready. Declare it, or remove the call.", module: moduleName)
+        host.log(.warning, "SectionRegistry: module '\(moduleName)' \(what): the host did not wait for it, and the modules "
+            + "after it may have started before it was ready. \(fix)", module: moduleName)
     }
 }
 

@@ -128,6 +128,7 @@ extension ModuleHost {
             }
         }
         guard first else { return false }
+        shared.shutdownBegun.store(true, ordering: .releasing)
         shared.isReady.store(false, ordering: .releasing)  // a readiness probe says 503 from now on
         submit(requests.makeID(), .terminate) { host in await host.terminateNow() }
         return true

@@ -33,25 +33,8 @@ struct Routing: AppModule {
         let routes = Routes()
         try context.register(Routes.self) { routes }
         routes.add { router in
-            router.add(middleware: CloseOnceNotReady(context: context))
             router.get("/health/live") { _, _ in HTTPResponse.Status.ok }
             router.get("/health/ready") { _, _ in context.isHostReady ? HTTPResponse.Status.ok : .serviceUnavailable }
         }
-    }
-}
-
-/// From the moment the host's shutdown begins, every response says
-/// `Connection: close`: a keep-alive client (wrk, a proxy's pool) opens a
-/// new connection for its next request, which the balancer sends to
-/// another instance, instead of sending it on a connection the drain is
-/// about to close unanswered. Routes added after it (every feature's, in
-/// `start`) go through it.
-struct CloseOnceNotReady<Context: RequestContext>: RouterMiddleware {
-    let context: ModuleContext
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var response = try await next(request, context)
-        if !self.context.isHostReady { response.headers[.connection] = "close" }
-        return response
     }
 }

@@ -7,13 +7,84 @@ import Testing
 @testable import HTTP
 
 /// HTTP alone, on a port of the kernel's choosing, with a fake of Routing's
-/// service: it is ready once bound, serves the routes, and its plain
-/// `try await app.run()` drains when the host asks (the ServiceLifecycle
-/// trait), with nothing else written.
+/// service: it is ready once bound, serves the routes, and drains when the
+/// host asks.
 @Test func httpServesUntilTheHostDrainsIt() async throws {
+    try await withHTTP { test, client in
+        let response = try await client.get("/ping")
+        #expect(response.status == .ok)
+        #expect(response.body.map { String(buffer: $0) } == "pong")
+        #expect(response.headers[.connection] == nil)
+
+        let drained = try await test.drain("HTTP")
+        #expect(!drained.isFailure, "\(drained)")
+    }
+}
+
+/// From the moment the shutdown begins, through the lame-duck delay, the
+/// server still answers, and every answer says `Connection: close`.
+@Test func responsesSayConnectionCloseOnceTheShutdownBegan() async throws {
+    try await withHTTP(lameDuckDelay: .milliseconds(500)) { test, client in
+        #expect(try await client.get("/ping").headers[.connection] == nil)
+        async let stopped = test.stop()
+        while test.host.isReady { try await Task.sleep(for: .milliseconds(5)) }
+        let response = try await client.get("/ping")
+        #expect(response.status == .ok)
+        #expect(response.headers[.connection] == "close")
+        #expect(await stopped.filter(\.isFailure).isEmpty)
+    }
+}
+
+/// A connection accepted just before the stop, whose request has not come
+/// yet: a plain graceful shutdown closes it as idle; the intake step waits
+/// for its request, which is answered.
+@Test func aConnectionAcceptedJustBeforeTheStopIsAnswered() async throws {
+    try await withHTTP(connect: false) { test, client in
+        client.connect()
+        try await Task.sleep(for: .milliseconds(20))
+        async let stopped = test.stop()
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(!test.host.isReady)
+        let response = try await client.get("/ping")
+        #expect(response.status == .ok)
+        #expect(response.headers[.connection] == "close")
+        #expect(await stopped.filter(\.isFailure).isEmpty)
+    }
+}
+
+/// A module that serves with `context.serve(_:)` but does not declare
+/// `runReportsReady`: the host did not wait for it, and says so.
+@Test func servingWithoutDeclaringReadinessIsWarnedAbout() async throws {
+    struct Undeclared: AppModule {
+        func run(_ context: ModuleContext) async throws {
+            let router = Router()
+            try await context.serve(Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0))))
+        }
+    }
+    try await withTestHost([ModuleDescriptor(name: "Undeclared") { Undeclared() }]) { test in
+        var warning: LoggedLine?
+        for _ in 0..<500 where warning == nil {
+            try await Task.sleep(for: .milliseconds(10))
+            warning = test.log.lines.first { $0.module == "Undeclared" && $0.level == .warning }
+        }
+        #expect(warning?.message == "SectionRegistry: module 'Undeclared' serves with context.serve(_:), which reports ready once its "
+            + "server listens, but does not declare `var runReportsReady: Bool { true }`: the host did not wait for it, and the "
+            + "modules after it may have started before it was ready. Declare it, so that they start once it serves.")
+    }
+}
+
+/// Runs `body` with HTTP launched on a port of the kernel's choosing,
+/// serving `/ping`, and a client of it (connected, unless `connect` is
+/// false).
+private func withHTTP(
+    lameDuckDelay: Duration = .zero, connect: Bool = true, _ body: (TestHost, TestClient) async throws -> Void
+) async throws {
     try await withTestHost(
         [ModuleDescriptor(name: "HTTP", level: .late) { HTTP() }],
-        configuration: { $0.environment = ["PORT": "0"] },
+        configuration: {
+            $0.environment = ["PORT": "0"]
+            $0.lameDuckDelay = lameDuckDelay
+        },
         fakes: { context in
             let routes = Routes()
             routes.add { $0.get("/ping") { _, _ in "pong" } }
@@ -24,13 +95,8 @@ import Testing
         let ready = try #require(test.log.lines(of: "HTTP").first { $0.message.hasPrefix("HTTP: ready on") })
         let port = try #require(ready.message.split(separator: ":").last.flatMap { Int($0) })
         let client = TestClient(host: "127.0.0.1", port: port)
-        client.connect()
-        let response = try await client.get("/ping")
-        #expect(response.status == .ok)
-        #expect(response.body.map { String(buffer: $0) } == "pong")
-        try await client.shutdown()
-
-        let drained = try await test.drain("HTTP")
-        #expect(!drained.isFailure, "\(drained)")
+        if connect { client.connect() }
+        try await body(test, client)
+        try? await client.shutdown()
     }
 }

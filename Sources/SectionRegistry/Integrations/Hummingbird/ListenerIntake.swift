@@ -1,0 +1,106 @@
+#if Hummingbird
+#if canImport(Glibc)
+import Glibc
+#endif
+import NIOCore
+import Synchronization
+
+/// A server's listener, stopped at the host's intake step so that no
+/// connection the kernel accepted is lost.
+///
+/// A plain graceful shutdown closes the listening socket at once: the
+/// connections the kernel has completed, whose requests are sent, but that
+/// the server has not accepted yet, are reset with it; and one accepted just
+/// before, whose request is not read yet, is closed as idle. ``stop()``
+/// empties the accept queue behind a filter that lets no new connection in,
+/// and gives the last ones accepted time to be read.
+final class ListenerIntake: Sendable {
+    /// How long after an accept its request may still be unread.
+    static let grace: Duration = .milliseconds(300)
+    /// The longest wait for the accept queue to empty.
+    static let acceptQueueLimit: Duration = .seconds(1)
+
+    private struct State {
+        var listener: (any Channel)?
+        var lastAccept: ContinuousClock.Instant?
+    }
+
+    private let state = Mutex(State())
+
+    /// The listening channel, once the server runs: from now on its
+    /// accepts are timed.
+    func listening(on channel: any Channel) async {
+        state.withLock { $0.listener = channel }
+        try? await channel.pipeline.addHandler(AcceptClock(intake: self), position: .first).get()
+    }
+
+    fileprivate func accepted() {
+        let now = ContinuousClock.now
+        state.withLock { $0.lastAccept = now }
+    }
+
+    /// Stops new connections, waits until the kernel's accept queue is
+    /// empty, then until ``grace`` after the last accept.
+    func stop() async {
+        guard let listener = state.withLock({ $0.listener }) else { return }
+        #if os(Linux)
+        if let socket = listener as? any SocketOptionProvider {
+            _ = try? await socket.unsafeSetSocketOption(
+                level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_ATTACH_FILTER), value: DropEverything.program
+            ).get()
+            // On a listener, tcpi_unacked is the accept queue's length.
+            let limit = ContinuousClock.now + Self.acceptQueueLimit
+            while ContinuousClock.now < limit, let info = try? await socket.getTCPInfo().get(), info.tcpi_unacked > 0 {
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        #endif
+        if let lastAccept = state.withLock({ $0.lastAccept }), lastAccept + Self.grace > .now {
+            try? await Task.sleep(until: lastAccept + Self.grace)
+        }
+    }
+}
+
+/// First in the listener's pipeline: each read there is an accepted
+/// connection, timed for the grace.
+private final class AcceptClock: ChannelInboundHandler, Sendable {
+    typealias InboundIn = any Channel
+
+    let intake: ListenerIntake
+
+    init(intake: ListenerIntake) {
+        self.intake = intake
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        intake.accepted()
+        context.fireChannelRead(data)
+    }
+}
+
+#if os(Linux)
+/// A classic BPF program of one instruction, `ret #0`: every packet for the
+/// socket is dropped. On a listener, that is every new connection's SYN.
+private enum DropEverything {
+    /// `struct sock_filter`.
+    struct Instruction {
+        var code: UInt16
+        var jt: UInt8
+        var jf: UInt8
+        var k: UInt32
+    }
+
+    /// `struct sock_fprog`: setsockopt copies the instructions it points to.
+    struct Program: @unchecked Sendable {
+        var length: UInt16
+        var instructions: UnsafeMutablePointer<Instruction>
+    }
+
+    static let program: Program = {
+        let instructions = UnsafeMutablePointer<Instruction>.allocate(capacity: 1)
+        instructions.initialize(to: Instruction(code: 0x06, jt: 0, jf: 0, k: 0))  // BPF_RET | BPF_K, 0
+        return Program(length: 1, instructions: instructions)
+    }()
+}
+#endif
+#endif

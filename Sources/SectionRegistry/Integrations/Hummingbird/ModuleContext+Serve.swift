@@ -1,0 +1,76 @@
+#if Hummingbird
+import Hummingbird
+import ServiceLifecycleTestKit
+
+extension ModuleContext {
+    /// Runs a Hummingbird application as this module's `run`, for a deploy
+    /// that loses no request the kernel accepted: call it in
+    /// ``AppModule/run(_:)`` where you would write `try await app.run()`.
+    /// Under the `Hummingbird` trait.
+    ///
+    /// ```swift
+    /// struct HTTP: AppModule {
+    ///     var runReportsReady: Bool { true }
+    ///
+    ///     func run(_ context: ModuleContext) async throws {
+    ///         let app = Application(router: router, configuration: .init(address: .hostname("0.0.0.0", port: 8080)))
+    ///         try await context.serve(app)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// What it adds to the plain run, in the order of a stop:
+    ///
+    /// 1. **Ready once it listens.** It calls ``reportReady()`` once the
+    ///    server has bound its port (after the app's own `onServerRunning`):
+    ///    declare ``AppModule/runReportsReady`` and the modules after this
+    ///    one start, and the host runs, only then; a bind failure fails the
+    ///    launch. Not declared, the host logs a warning naming the module.
+    /// 2. **`Connection: close` from the moment the shutdown begins** (the
+    ///    host's readiness withdrawn, through the lame-duck delay): a
+    ///    keep-alive client opens a new connection for its next request,
+    ///    which a balancer sends elsewhere, instead of sending it on a
+    ///    connection the drain will close. A response the app's responder
+    ///    throws instead of returning (Hummingbird's 500 for an error it
+    ///    does not know) goes without it.
+    /// 3. **The intake stop** (``withDrainHandler(isolation:_:onIntakeStop:onDrain:)``),
+    ///    before any module drains. On Linux, a socket filter on the
+    ///    listener drops new connection attempts (clients retry, then find
+    ///    the port closed); the server accepts until the kernel's accept
+    ///    queue is empty (`TCP_INFO` on a listener gives its length), for at
+    ///    most a second; then, if it accepted a connection in the last
+    ///    300 ms, it waits until 300 ms after that accept, so that the
+    ///    connection's request is read before the graceful shutdown would
+    ///    close it as idle. Elsewhere only that wait is kept.
+    /// 4. **The drain**, in this module's turn: the app's graceful shutdown.
+    ///    The listener closes, the requests in flight are answered, and
+    ///    this returns once the server has stopped.
+    ///
+    /// What a plain graceful shutdown loses and this keeps is measured in
+    /// the Servers article. It costs at most the 300 ms wait and the time
+    /// to empty the accept queue, inside ``HostConfiguration/drainTimeLimit``.
+    ///
+    /// - Parameter app: The application, as built for `app.run()`; its own
+    ///   responder, server, services and `onServerRunning` are kept.
+    public func serve(_ app: some ApplicationProtocol) async throws {
+        let intake = ListenerIntake()
+        let hosted = HostedApplication(base: app, intake: intake, shutdownBegun: { host.shutdownBegun.load(ordering: .acquiring) }) {
+            reportReady(
+                undeclared: "serves with context.serve(_:), which reports ready once its server listens, but does not declare "
+                    + "`var runReportsReady: Bool { true }`",
+                fix: "Declare it, so that they start once it serves.")
+        }
+        // The app hears a graceful shutdown of its own, in this module's
+        // turn to drain, whatever the task tree around the host hears.
+        try await testGracefulShutdown { trigger in
+            try await withDrainHandler {
+                try await hosted.run()
+            } onIntakeStop: {
+                await intake.stop()
+            } onDrain: {
+                trigger.triggerGracefulShutdown()
+            }
+        }
+    }
+}
+#endif
