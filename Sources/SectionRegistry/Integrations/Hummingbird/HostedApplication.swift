@@ -16,7 +16,7 @@ struct HostedApplication<Base: ApplicationProtocol>: ApplicationProtocol {
     let listening: @Sendable () -> Void
 
     var responder: CloseOnShutdown<Base.Responder> {
-        get async throws { CloseOnShutdown(base: try await base.responder, shutdownBegun: shutdownBegun) }
+        get async throws { CloseOnShutdown(base: try await base.responder, intake: intake, shutdownBegun: shutdownBegun) }
     }
 
     var server: HTTPServerBuilder { base.server }
@@ -34,16 +34,22 @@ struct HostedApplication<Base: ApplicationProtocol>: ApplicationProtocol {
 }
 
 /// Answers as `base` does; once the host's shutdown began, every response
-/// says `Connection: close`.
+/// says `Connection: close`. Before, each response is activity for the
+/// intake's grace: its keep-alive client may send the next request at once.
 struct CloseOnShutdown<Base: HTTPResponder>: HTTPResponder {
     typealias Context = Base.Context
 
     let base: Base
+    let intake: ListenerIntake
     let shutdownBegun: @Sendable () -> Bool
 
     func respond(to request: Request, context: Context) async throws -> Response {
         var response = try await base.respond(to: request, context: context)
-        if shutdownBegun() { response.headers[.connection] = "close" }
+        if shutdownBegun() {
+            response.headers[.connection] = "close"
+        } else {
+            intake.sawActivity()
+        }
         return response
     }
 }

@@ -11,36 +11,44 @@ import Synchronization
 /// A plain graceful shutdown closes the listening socket at once: the
 /// connections the kernel has completed, whose requests are sent, but that
 /// the server has not accepted yet, are reset with it; and one accepted just
-/// before, whose request is not read yet, is closed as idle. ``stop()``
+/// before, whose request is not read yet, is closed as idle, as is a
+/// keep-alive connection whose next request is on its way. ``stop()``
 /// empties the accept queue behind a filter that lets no new connection in,
-/// and gives the last ones accepted time to be read.
+/// and gives the connections that were active last time to send their
+/// next request, which is then answered with `Connection: close`.
 final class ListenerIntake: Sendable {
-    /// How long after an accept its request may still be unread.
+    /// How long after an accept, or a response on a connection left open,
+    /// the connection's next request may still be unread.
     static let grace: Duration = .milliseconds(300)
     /// The longest wait for the accept queue to empty.
     static let acceptQueueLimit: Duration = .seconds(1)
 
     private struct State {
         var listener: (any Channel)?
-        var lastAccept: ContinuousClock.Instant?
+        /// The last accept, or the last response that left its connection
+        /// open.
+        var lastActivity: ContinuousClock.Instant?
     }
 
     private let state = Mutex(State())
 
     /// The listening channel, once the server runs: from now on its
-    /// accepts are timed.
+    /// accepts are timed (``sawActivity()``).
     func listening(on channel: any Channel) async {
         state.withLock { $0.listener = channel }
         try? await channel.pipeline.addHandler(AcceptClock(intake: self), position: .first).get()
     }
 
-    fileprivate func accepted() {
+    /// A connection was accepted, or answered and left open: its next
+    /// request may come within ``grace``.
+    func sawActivity() {
         let now = ContinuousClock.now
-        state.withLock { $0.lastAccept = now }
+        state.withLock { $0.lastActivity = now }
     }
 
     /// Stops new connections, waits until the kernel's accept queue is
-    /// empty, then until ``grace`` after the last accept.
+    /// empty, then until ``grace`` after the last activity: at once for a
+    /// server that was idle.
     func stop() async {
         guard let listener = state.withLock({ $0.listener }) else { return }
         #if os(Linux)
@@ -55,14 +63,14 @@ final class ListenerIntake: Sendable {
             }
         }
         #endif
-        if let lastAccept = state.withLock({ $0.lastAccept }), lastAccept + Self.grace > .now {
-            try? await Task.sleep(until: lastAccept + Self.grace)
+        if let lastActivity = state.withLock({ $0.lastActivity }), lastActivity + Self.grace > .now {
+            try? await Task.sleep(until: lastActivity + Self.grace)
         }
     }
 }
 
 /// First in the listener's pipeline: each read there is an accepted
-/// connection, timed for the grace.
+/// connection.
 private final class AcceptClock: ChannelInboundHandler, Sendable {
     typealias InboundIn = any Channel
 
@@ -73,7 +81,7 @@ private final class AcceptClock: ChannelInboundHandler, Sendable {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        intake.accepted()
+        intake.sawActivity()
         context.fireChannelRead(data)
     }
 }

@@ -38,10 +38,12 @@ extension ModuleContext {
     ///    listener drops new connection attempts (clients retry, then find
     ///    the port closed); the server accepts until the kernel's accept
     ///    queue is empty (`TCP_INFO` on a listener gives its length), for at
-    ///    most a second; then, if it accepted a connection in the last
-    ///    300 ms, it waits until 300 ms after that accept, so that the
-    ///    connection's request is read before the graceful shutdown would
-    ///    close it as idle. Elsewhere only that wait is kept.
+    ///    most a second; then, if it accepted a connection or answered a
+    ///    request in the last 300 ms, it waits until 300 ms after that, so
+    ///    that the connection's next request is read (and answered with
+    ///    `Connection: close`) before the graceful shutdown would close it
+    ///    as idle. An idle server does not wait. Elsewhere only that wait
+    ///    is kept.
     /// 4. **The drain**, in this module's turn: the app's graceful shutdown.
     ///    The listener closes, the requests in flight are answered, and
     ///    this returns once the server has stopped.
