@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A bounded loopback load for scripts/server-test.sh, check (b).
+"""A bounded loopback load for scripts/server-test.sh, check (h).
 
 server-load.py PORT PATH SECONDS WORKERS
 
