@@ -283,20 +283,12 @@ private final class RunWatch: Sendable {
         }?.wake()
     }
 
-    /// Runs `body` with a watch that runs out at `deadline`.
+    /// Runs `body` with a watch that runs out at `deadline`. Past already
+    /// (the intake stops took the drain's whole limit), no run is asked, as
+    /// if the timer had run out before the first.
     static func until<T: Sendable>(_ deadline: ContinuousClock.Instant, _ body: (RunWatch) async -> T) async -> T {
         let watch = RunWatch()
-        // Past already (the intake stops took the drain's whole limit): no
-        // run is asked, as if the timer had run out before the first.
-        if ContinuousClock.now >= deadline { watch.expire() }
-        return await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
-                watch.expire()
-            }
-            defer { group.cancelAll() }
-            return await body(watch)
-        }
+        return await withTimer(until: deadline, onExpiry: watch.expire) { await body(watch) }
     }
 }
 

@@ -41,11 +41,7 @@ final class ShutdownStep: Sendable {
     ///
     /// - Returns: the modules not done.
     func wait(until deadline: ContinuousClock.Instant) async -> [String] {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
-                self.end()
-            }
+        await withTimer(until: deadline, onExpiry: end) {
             await suspend { (waiter: Waiter<Void>) in
                 let now = state.withLock { state -> Bool in
                     guard !state.ended, !state.pending.isEmpty else { return true }
@@ -54,7 +50,6 @@ final class ShutdownStep: Sendable {
                 }
                 if now { waiter.resume() }
             }
-            group.cancelAll()
         }
         return state.withLock { $0.pending }
     }
