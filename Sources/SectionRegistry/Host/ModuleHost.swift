@@ -486,14 +486,8 @@ public actor ModuleHost {
     ///
     /// - Returns: the first of them that failed while the launch went on.
     private func joinRuns(of modules: [HostedModule]) -> Interruption? {
-        // The modules by roster position: one look-up a run, where a search
-        // of `modules` for each made a launch grow with N squared (3 M
-        // instructions at N = 1,000).
-        var joining = [HostedModule?](repeating: nil, count: (modules.map(\.position).max() ?? -1) + 1)
-        for module in modules { joining[module.position] = module }
-        let begun = runs.withLock { runs in
-            runs.filter { run in run.module.position < joining.count && joining[run.module.position] === run.module }
-        }
+        let joining = RosterIndex(modules)
+        let begun = runs.withLock { runs in runs.filter(joining.contains) }
         for run in begun {
             if case .failed(let error) = run.join() { return .failed(module: run.module.name, phase: .run, error: error) }
         }

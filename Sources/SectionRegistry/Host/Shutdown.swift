@@ -261,13 +261,11 @@ extension ModuleHost {
     ///
     /// - Returns: how the `run`s that did not end cleanly ended.
     func endRuns(of modules: [HostedModule], alone: Bool = false) async -> ModuleRun.Ending {
-        var order = [Int](repeating: -1, count: (modules.map(\.position).max() ?? -1) + 1)
-        for (index, module) in modules.enumerated() { order[module.position] = index }
-        let stops = { (run: ModuleRun) in run.module.position < order.count && order[run.module.position] >= 0 }
+        let order = RosterIndex(modules)
         let ending = runs.withLock { runs in
-            defer { runs.removeAll(where: stops) }
-            return runs.filter(stops)
-        }.sorted { order[$0.module.position] < order[$1.module.position] }
+            defer { runs.removeAll(where: order.contains) }
+            return runs.compactMap { run in order.index(of: run).map { (run, $0) } }
+        }.sorted { $0.1 < $1.1 }.map(\.0)
         guard !ending.isEmpty else { return ModuleRun.Ending() }
         let limit = configuration.drainTimeLimit
         let deadline = ContinuousClock.now + limit  // the intake and the drain together
