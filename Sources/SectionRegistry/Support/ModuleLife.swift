@@ -24,23 +24,23 @@ final class ModuleLife: Sendable {
         var services: [ObjectIdentifier] = []
         /// Whether a refused registration was logged already: once is enough.
         var refusalLogged = false
-        var drain = Drain.notRequested(waiters: [], handlers: [])
+        /// Whether the host asked the `run` to finish.
+        var drainRequested = false
+        /// Until then, what the request wakes and calls. The waiters in a
+        /// list, not a dictionary by id: every module makes one, and the
+        /// first `[Int: ...]` of a process looks up `Int: Hashable` in every
+        /// image's conformance records. A `run` has one waiter or none.
+        /// Fields of their own, not an enum's payloads: a list taken out of
+        /// a payload to change it is shared, and each change copied it.
+        var drainWaiters: [(id: Int, continuation: Waiter<Void>)] = []
+        var drainHandlers: [ScopedHandler] = []
         var nextWaiter = 0
         var readiness = Readiness.undeclared(warned: false)
         /// Whether `cancelOnDrain` cancelled the work it runs, on the drain.
         var workCancelledOnDrain = false
         /// The intake-stop handlers whose scopes are open; `nil` once the
         /// host stopped the module's intake.
-        var intakeStops: [(id: Int, handler: @Sendable () async -> Void)]? = []
-    }
-
-    private enum Drain {
-        /// The waiters in a list, not a dictionary by id: every module
-        /// makes one, and the first `[Int: ...]` of a process looks up
-        /// `Int: Hashable` in every image's conformance records. A `run`
-        /// has one waiter or none.
-        case notRequested(waiters: [(id: Int, continuation: Waiter<Void>)], handlers: [(id: Int, handler: @Sendable () -> Void)])
-        case requested
+        var intakeStops: [ScopedIntakeStop]? = []
     }
 
     private enum Readiness {
@@ -100,19 +100,20 @@ final class ModuleLife: Sendable {
 
     /// Whether the host has asked the module's `run` to finish.
     var isDrainRequested: Bool {
-        state.withLock { if case .requested = $0.drain { true } else { false } }
+        state.withLock { $0.drainRequested }
     }
 
     /// Asks the module's `run` to finish: wakes its waiters and calls the
     /// handlers whose scopes are open, once.
     func requestDrain() {
-        let (waiters, handlers) = state.withLock { state -> ([Waiter<Void>], [@Sendable () -> Void]) in
-            guard case .notRequested(let waiters, let handlers) = state.drain else { return ([], []) }
-            state.drain = .requested
-            return (waiters.map(\.continuation), handlers.map(\.handler))
+        let (waiters, handlers) = state.withLock { state -> ([(id: Int, continuation: Waiter<Void>)], [ScopedHandler]) in
+            guard !state.drainRequested else { return ([], []) }
+            state.drainRequested = true
+            defer { state.drainWaiters = []; state.drainHandlers = [] }
+            return (state.drainWaiters, state.drainHandlers)
         }
-        for waiter in waiters { waiter.resume() }
-        for handler in handlers { handler() }
+        for waiter in waiters { waiter.continuation.resume() }
+        for handler in handlers { handler.call() }
     }
 
     /// Whether the `run`'s `cancelOnDrain` cancelled its work when the
@@ -133,20 +134,16 @@ final class ModuleLife: Sendable {
         await withTaskCancellationHandler {
             await suspend { (continuation: Waiter<Void>) in
                 let now = state.withLock { state -> Bool in
-                    guard case .notRequested(var waiters, let handlers) = state.drain, !Task.isCancelled else { return true }
-                    waiters.append((id, continuation))
-                    state.drain = .notRequested(waiters: waiters, handlers: handlers)
+                    guard !state.drainRequested, !Task.isCancelled else { return true }
+                    state.drainWaiters.append((id, continuation))
                     return false
                 }
                 if now { continuation.resume() }
             }
         } onCancel: {
             state.withLock { state -> Waiter<Void>? in
-                guard case .notRequested(var waiters, let handlers) = state.drain,
-                      let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
-                let waiter = waiters.remove(at: index).continuation
-                state.drain = .notRequested(waiters: waiters, handlers: handlers)
-                return waiter
+                guard let index = state.drainWaiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.drainWaiters.remove(at: index).continuation
             }?.resume()
         }
     }
@@ -158,11 +155,10 @@ final class ModuleLife: Sendable {
     ///   already (the caller calls it then).
     func addDrainHandler(_ handler: @escaping @Sendable () -> Void) -> Int? {
         state.withLock { state -> Int? in
-            guard case .notRequested(let waiters, var handlers) = state.drain else { return nil }
+            guard !state.drainRequested else { return nil }
             let id = state.nextWaiter
             state.nextWaiter += 1
-            handlers.append((id, handler))
-            state.drain = .notRequested(waiters: waiters, handlers: handlers)
+            state.drainHandlers.append(ScopedHandler(id: id, call: handler))
             return id
         }
     }
@@ -170,9 +166,10 @@ final class ModuleLife: Sendable {
     /// Closes the scope of the handler `id`: it is never called after this.
     func removeDrainHandler(_ id: Int) {
         state.withLock { state in
-            guard case .notRequested(let waiters, var handlers) = state.drain else { return }
-            handlers.removeAll { $0.id == id }
-            state.drain = .notRequested(waiters: waiters, handlers: handlers)
+            // Emptied by the drain: no change, and no copy of the shared
+            // empty array that a mutation would make.
+            guard !state.drainHandlers.isEmpty else { return }
+            state.drainHandlers.removeAll { $0.id == id }
         }
     }
 
@@ -203,9 +200,9 @@ final class ModuleLife: Sendable {
     func stopIntake() async {
         let handlers = state.withLock { state in
             defer { state.intakeStops = nil }
-            return (state.intakeStops ?? []).map(\.handler)
+            return state.intakeStops ?? []
         }
-        for handler in handlers { await handler() }
+        for handler in handlers { await handler.call() }
     }
 
     /// Runs `operation` with `stopIntake` called once if the host stops the
@@ -218,11 +215,10 @@ final class ModuleLife: Sendable {
         onDrain handler: @escaping @Sendable () -> Void
     ) async throws(Failure) -> T {
         let id = state.withLock { state -> Int? in
-            guard var stops = state.intakeStops else { return nil }
+            guard state.intakeStops != nil else { return nil }
             let id = state.nextWaiter
             state.nextWaiter += 1
-            stops.append((id, stopIntake))
-            state.intakeStops = stops
+            state.intakeStops?.append(ScopedIntakeStop(id: id, call: stopIntake))
             return id
         }
         guard let id else {
@@ -300,4 +296,19 @@ final class ModuleLife: Sendable {
             }?.resume()
         }
     }
+}
+
+/// A drain handler, with the id that closes its scope. A struct, not a
+/// tuple: a function stored in an array as a tuple's member is stored
+/// reabstracted, behind a closure allocated for it.
+private struct ScopedHandler {
+    let id: Int
+    let call: @Sendable () -> Void
+}
+
+/// An intake-stop handler, with the id that closes its scope (a struct for
+/// the reason ``ScopedHandler`` gives).
+private struct ScopedIntakeStop {
+    let id: Int
+    let call: @Sendable () async -> Void
 }
