@@ -324,3 +324,5 @@ extension HostRequests.Shutdown {
         if case .cutShort = self { true } else { false }
     }
 }
+
+extension ModuleHost: RunFailureReceiver {}

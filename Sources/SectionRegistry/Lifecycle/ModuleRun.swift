@@ -14,11 +14,20 @@
 /// the running host, which would stop.
 final class ModuleRun: Sendable {
     let module: HostedModule
-    private let task: Task<Void, Never>
-    private let state: Locked<State>
-    private let start: MonotonicInstant
+    private let state = Locked(State())
+    private let start = MonotonicInstant.now
+    /// What the task carries, so that the host knows a request from it.
+    private let origin: RequestOrigin
+    /// Runs the `run`, perhaps inside another library's shutdown context.
+    private let bridge: @Sendable (ModuleLife, @escaping @Sendable () async throws -> Void) async throws -> Void
+    /// Told of a failure once the run is joined: its host. Weak: the host
+    /// keeps its runs, not the other way round.
+    private weak let failures: (any RunFailureReceiver)?
 
     private struct State {
+        /// The task the `run` runs in; set as it begins, before anybody
+        /// else knows the run.
+        var task: Task<Void, Never>?
         var ended = false
         /// Set by a second stop: nobody waits for it any more.
         var cutOff = false
@@ -33,46 +42,68 @@ final class ModuleRun: Sendable {
         var result: HookOutcome.Result?
     }
 
-    /// Starts `module`'s `run`, in a task that carries `origin` (so that
-    /// the host knows a request from it), through `bridge` (which may run it
-    /// inside another library's shutdown context); `failed` is called if it
-    /// throws while not cancelled, once it is joined.
-    init(
+    private init(
         _ module: HostedModule, origin: RequestOrigin,
         bridge: @escaping @Sendable (ModuleLife, @escaping @Sendable () async throws -> Void) async throws -> Void,
-        failed: @escaping @Sendable (HookOutcome) -> Void
+        failures: any RunFailureReceiver
     ) {
-        let state = Locked(State())
-        let start = MonotonicInstant.now
         self.module = module
-        self.state = state
-        self.start = start
-        task = Task {
-            let result: HookOutcome.Result? = await RequestOrigin.$current.withValue(origin) {
-                do {
-                    try await bridge(module.life) { try await module.run(.run) }
-                    return .completed
-                } catch where Task.isCancelled || (error is CancellationError && module.life.isDrainRequested) {
-                    // It gave way to its cancellation, or to the drain
-                    // (cancelOnDrain): that is how a run ends.
-                    return nil
-                } catch {
-                    return .failed(error)
-                }
-            }
-            let (waiter, joined) = state.withLock { state in
-                state.ended = true
-                state.result = result
-                if !state.joined { state.endedDuringLaunch = result }
-                defer { state.waiter = nil }
-                return (state.waiter, state.joined)
-            }
-            module.life.endReadinessWait()
-            waiter?.resume()
-            if joined, case .failed = result {
-                failed(HookOutcome(module: module.name, phase: .run, result: result!, duration: start.duration(to: .now), start: start))
+        self.origin = origin
+        self.bridge = bridge
+        self.failures = failures
+    }
+
+    /// Starts `module`'s `run`, in a task that carries `origin` (so that
+    /// the host knows a request from it), through `bridge` (which may run it
+    /// inside another library's shutdown context); `failures` is told if it
+    /// throws while not cancelled, once it is joined.
+    ///
+    /// The task's closure holds the run alone: a closure whose one capture
+    /// is an object needs no context allocated for it.
+    static func begin(
+        _ module: HostedModule, origin: RequestOrigin,
+        bridge: @escaping @Sendable (ModuleLife, @escaping @Sendable () async throws -> Void) async throws -> Void,
+        failures: any RunFailureReceiver
+    ) -> ModuleRun {
+        let run = ModuleRun(module, origin: origin, bridge: bridge, failures: failures)
+        let task = Task { await run.runToEnd() }
+        run.state.withLock { $0.task = task }
+        return run
+    }
+
+    /// The task's body: the `run`, then how it ended, told to whoever waits.
+    private func runToEnd() async {
+        let module = module
+        let bridge = bridge
+        let result: HookOutcome.Result? = await RequestOrigin.$current.withValue(origin) {
+            do {
+                try await bridge(module.life) { try await module.run(.run) }
+                return .completed
+            } catch where Task.isCancelled || (error is CancellationError && module.life.isDrainRequested) {
+                // It gave way to its cancellation, or to the drain
+                // (cancelOnDrain): that is how a run ends.
+                return nil
+            } catch {
+                return .failed(error)
             }
         }
+        let (waiter, joined) = state.withLock { state in
+            state.ended = true
+            state.result = result
+            if !state.joined { state.endedDuringLaunch = result }
+            defer { state.waiter = nil }
+            return (state.waiter, state.joined)
+        }
+        module.life.endReadinessWait()
+        waiter?.resume()
+        if joined, case .failed = result {
+            failures?.runFailed(HookOutcome(module: module.name, phase: .run, result: result!, duration: start.duration(to: .now), start: start))
+        }
+    }
+
+    /// Cancels the task the `run` runs in.
+    private func cancel() {
+        state.withLock { $0.task }?.cancel()
     }
 
     /// The launch that began it has finished: from now on a failure stops
@@ -111,7 +142,7 @@ final class ModuleRun: Sendable {
         guard !life.isReady else { return }
         // A run that will not be ready goes no further: the failed launch
         // ends it before it stops what it uses.
-        task.cancel()
+        cancel()
         let ended = state.withLock { $0.ended ? $0.endedDuringLaunch : .some(.completed) }
         switch ended {
         case .failed(let error): throw error
@@ -158,7 +189,7 @@ final class ModuleRun: Sendable {
             while next < runs.endIndex, !watch.isExpired, !isCutShort(), !runs[next].isCutOff {
                 let run = runs[next]
                 if run.isIn(notAwaited) {
-                    run.task.cancel()
+                    run.cancel()
                     next += 1
                     continue
                 }
@@ -176,7 +207,7 @@ final class ModuleRun: Sendable {
         if let heldBy { heldTheDrain(heldBy) }
         // Drained in time: no timer for a cancellation nothing waits for.
         guard !late.isEmpty else { return Ending(drainStart: drainStart) }
-        for run in late { run.task.cancel() }
+        for run in late { run.cancel() }
         let cutShort = isCutShort()
         return await RunWatch.until(.now + cancelLimit) { watch in
             var ending = Ending(drainStart: drainStart)
@@ -290,6 +321,11 @@ private final class RunWatch: Sendable {
         let watch = RunWatch()
         return await withTimer(until: deadline, onExpiry: watch.expire) { await body(watch) }
     }
+}
+
+/// Where a `run` that fails once joined is reported: its host, which stops.
+protocol RunFailureReceiver: AnyObject, Sendable {
+    func runFailed(_ outcome: HookOutcome)
 }
 
 /// A `run` that was to report it is ready returned before it did.
