@@ -464,7 +464,7 @@ public actor ModuleHost {
     ///   ready.
     private nonisolated(nonsending) func beginRun(of module: HostedModule) async throws {
         guard module.hasRunHook else { return }
-        let run = ModuleRun.begin(module, origin: .run(ObjectIdentifier(requests), module.life), bridge: withDrainAsGracefulShutdown, failures: self)
+        let run = ModuleRun.begin(module, origin: .run(ObjectIdentifier(requests), module.life), failures: self)
         runs.withLock { $0.append(run) }
         guard module.reportsReadiness else { return }
         do {

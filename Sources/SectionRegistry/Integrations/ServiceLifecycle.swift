@@ -33,6 +33,10 @@ import ServiceLifecycleTestKit
 /// run never sees a graceful shutdown meant for the whole task tree (a host
 /// inside a `ServiceGroup`): the host drains its runs one by one, in reverse
 /// start order, and each run hears only its own turn.
+///
+/// Always inlined: without the trait it is the call of `body` alone, with
+/// no frame of its own (about 400 instructions a `run`).
+@inline(__always)
 func withDrainAsGracefulShutdown(_ life: ModuleLife, _ body: @escaping @Sendable () async throws -> Void) async throws {
     #if ServiceLifecycle
     try await testGracefulShutdown { trigger in

@@ -18,8 +18,6 @@ final class ModuleRun: Sendable {
     private let start = MonotonicInstant.now
     /// What the task carries, so that the host knows a request from it.
     private let origin: RequestOrigin
-    /// Runs the `run`, perhaps inside another library's shutdown context.
-    private let bridge: @Sendable (ModuleLife, @escaping @Sendable () async throws -> Void) async throws -> Void
     /// Told of a failure once the run is joined: its host. Weak: the host
     /// keeps its runs, not the other way round.
     private weak let failures: (any RunFailureReceiver)?
@@ -42,30 +40,22 @@ final class ModuleRun: Sendable {
         var result: HookOutcome.Result?
     }
 
-    private init(
-        _ module: HostedModule, origin: RequestOrigin,
-        bridge: @escaping @Sendable (ModuleLife, @escaping @Sendable () async throws -> Void) async throws -> Void,
-        failures: any RunFailureReceiver
-    ) {
+    private init(_ module: HostedModule, origin: RequestOrigin, failures: any RunFailureReceiver) {
         self.module = module
         self.origin = origin
-        self.bridge = bridge
         self.failures = failures
     }
 
     /// Starts `module`'s `run`, in a task that carries `origin` (so that
-    /// the host knows a request from it), through `bridge` (which may run it
-    /// inside another library's shutdown context); `failures` is told if it
+    /// the host knows a request from it), inside a graceful-shutdown context
+    /// of its own with the `ServiceLifecycle` trait
+    /// (``withDrainAsGracefulShutdown(_:_:)``); `failures` is told if it
     /// throws while not cancelled, once it is joined.
     ///
     /// The task's closure holds the run alone: a closure whose one capture
     /// is an object needs no context allocated for it.
-    static func begin(
-        _ module: HostedModule, origin: RequestOrigin,
-        bridge: @escaping @Sendable (ModuleLife, @escaping @Sendable () async throws -> Void) async throws -> Void,
-        failures: any RunFailureReceiver
-    ) -> ModuleRun {
-        let run = ModuleRun(module, origin: origin, bridge: bridge, failures: failures)
+    static func begin(_ module: HostedModule, origin: RequestOrigin, failures: any RunFailureReceiver) -> ModuleRun {
+        let run = ModuleRun(module, origin: origin, failures: failures)
         let task = Task { await run.runToEnd() }
         run.state.withLock { $0.task = task }
         return run
@@ -74,10 +64,9 @@ final class ModuleRun: Sendable {
     /// The task's body: the `run`, then how it ended, told to whoever waits.
     private func runToEnd() async {
         let module = module
-        let bridge = bridge
         let result: HookOutcome.Result? = await RequestOrigin.$current.withValue(origin) {
             do {
-                try await bridge(module.life) { try await module.run(.run) }
+                try await withDrainAsGracefulShutdown(module.life) { try await module.run(.run) }
                 return .completed
             } catch where Task.isCancelled || (error is CancellationError && module.life.isDrainRequested) {
                 // It gave way to its cancellation, or to the drain
