@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// How a ``ModuleHost`` runs its modules.
 public struct HostConfiguration: Sendable {
     /// The environment variable that disables modules without a rebuild:
@@ -33,7 +27,7 @@ public struct HostConfiguration: Sendable {
     /// ``environment`` once set. `nil` until then, so that making a
     /// configuration does not copy the process's environment (about 0.4 ms).
     private var explicitEnvironment: [String: String]?
-    private static let processEnvironment = withoutWithheld(ProcessInfo.processInfo.environment)
+    private static let processEnvironment = withoutWithheld(ProcessEnvironment.current())
 
     /// `environment` without those of the host's variables that
     /// `HostVariable.secureValue(_:)` withholds in this process.

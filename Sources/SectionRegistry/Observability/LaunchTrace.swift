@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,7 +13,7 @@ import Glibc
 /// written through a symbolic link (``ReplacedFile``).
 final class LaunchTrace: Sendable {
     /// One complete event, in the format's field names.
-    private struct Event: Encodable {
+    private struct Event {
         let name: String
         let cat: String
         let ph: String
@@ -28,6 +23,19 @@ final class LaunchTrace: Sendable {
         let pid: Int32
         let tid: Int
         let args: [String: String]
+
+        /// The event as one JSON object, its keys sorted.
+        var json: String {
+            var fields = ["\"args\":{" + args.sorted { $0.key < $1.key }.map { "\(JSONText.string($0)):\(JSONText.string($1))" }.joined(separator: ",") + "}"]
+            fields.append("\"cat\":\(JSONText.string(cat))")
+            if let dur { fields.append("\"dur\":\(JSONText.number(dur))") }
+            fields.append("\"name\":\(JSONText.string(name))")
+            fields.append("\"ph\":\(JSONText.string(ph))")
+            fields.append("\"pid\":\(pid)")
+            fields.append("\"tid\":\(tid)")
+            fields.append("\"ts\":\(JSONText.number(ts))")
+            return "{" + fields.joined(separator: ",") + "}"
+        }
     }
 
     /// Hooks are on tracks 1 to 99 (1 unless they ran concurrently), each
@@ -82,10 +90,8 @@ final class LaunchTrace: Sendable {
         let metadata = names.map { track, name in
             Event(name: "thread_name", cat: "", ph: "M", ts: 0, dur: nil, pid: pid, tid: track, args: ["name": name])
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         // One event a line: the file reads (and diffs) by eye too.
-        let lines = try (metadata + spans).map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+        let lines = (metadata + spans).map(\.json)
         let text = "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n" + lines.joined(separator: ",\n") + "\n]}\n"
         try ReplacedFile.write(Array(text.utf8), to: path)
     }
