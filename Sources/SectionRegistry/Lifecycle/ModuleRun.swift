@@ -52,8 +52,9 @@ final class ModuleRun: Sendable {
     /// (``withDrainAsGracefulShutdown(_:_:)``); `failures` is told if it
     /// throws while not cancelled, once it is joined.
     ///
-    /// The task's closure holds the run alone: a closure whose one capture
-    /// is an object needs no context allocated for it.
+    /// The task's closure holds the run alone, which holds what the task
+    /// needs; the task is kept in the run's state once made, before the run
+    /// is returned to anyone who could cancel it.
     static func begin(_ module: HostedModule, origin: RequestOrigin, failures: any RunFailureReceiver) -> ModuleRun {
         let run = ModuleRun(module, origin: origin, failures: failures)
         let task = Task { await run.runToEnd() }
