@@ -3,7 +3,7 @@ import SectionRegistry
 import Testing
 
 /// A finished child process: how it ended and what it printed.
-struct CommandResult {
+struct CommandResult: Sendable {
     let status: Int32
     /// Standard output and standard error, interleaved as written.
     let output: String
@@ -110,7 +110,8 @@ let verifySectionsScript = packageRoot.appendingPathComponent("scripts/verify-se
 /// these nested SwiftPM runs never wait for the lock of the one running the
 /// tests, and later runs are incremental. Build manifests are not cached:
 /// SwiftPM would miss source files added to SectionRegistry since the last
-/// build of a package that depends on it by path.
+/// build of a package that depends on it by path. A build is made once per
+/// test run (``SwiftBuilds``).
 func swiftBuild(
     _ product: String,
     packagePath: URL = packageRoot,
@@ -120,9 +121,30 @@ func swiftBuild(
     let scratchPath = packageRoot.appendingPathComponent(".build-tests/\(scratch)").path
     let arguments = ["swift", "build", "--package-path", packagePath.path, "--scratch-path", scratchPath,
                      "--product", product, "--disable-build-manifest-caching"] + extraArguments
-    let result = try await runCommand(arguments)
-    let binPath = try await runCommand(arguments + ["--show-bin-path"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
-    return (result, binPath + "/" + product)
+    return try await SwiftBuilds.shared.build(arguments, product: product)
+}
+
+/// The builds of this test run, each made once: the packages the tests
+/// build are the repository's own, which no test changes, and many suites
+/// and tests build the same product. Every SwiftPM run, even one with
+/// nothing to do, plans the whole package again (a second on this
+/// machine), and two at once in one scratch folder wait for each other.
+actor SwiftBuilds {
+    static let shared = SwiftBuilds()
+
+    private var made: [[String]: Task<(result: CommandResult, binary: String), any Error>] = [:]
+
+    /// The result of `swift build` with `arguments`, and `product`'s path.
+    func build(_ arguments: [String], product: String) async throws -> (result: CommandResult, binary: String) {
+        if let build = made[arguments] { return try await build.value }
+        let build = Task { () async throws -> (result: CommandResult, binary: String) in
+            let result = try await runCommand(arguments)
+            let binPath = try await runCommand(arguments + ["--show-bin-path"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+            return (result, binPath + "/" + product)
+        }
+        made[arguments] = build
+        return try await build.value
+    }
 }
 
 /// Builds of a package with each linker, each made once per test run for
