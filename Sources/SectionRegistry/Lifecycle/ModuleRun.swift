@@ -16,8 +16,6 @@ final class ModuleRun: Sendable {
     let module: HostedModule
     private let state = Locked(State())
     private let start = MonotonicInstant.now
-    /// What the task carries, so that the host knows a request from it.
-    private let origin: RequestOrigin
     /// Told of a failure once the run is joined: its host. Weak: the host
     /// keeps its runs, not the other way round.
     private weak let failures: (any RunFailureReceiver)?
@@ -40,9 +38,8 @@ final class ModuleRun: Sendable {
         var result: HookOutcome.Result?
     }
 
-    private init(_ module: HostedModule, origin: RequestOrigin, failures: any RunFailureReceiver) {
+    private init(_ module: HostedModule, failures: any RunFailureReceiver) {
         self.module = module
-        self.origin = origin
         self.failures = failures
     }
 
@@ -52,12 +49,14 @@ final class ModuleRun: Sendable {
     /// (``withDrainAsGracefulShutdown(_:_:)``); `failures` is told if it
     /// throws while not cancelled, once it is joined.
     ///
-    /// The task's closure holds the run alone, which holds what the task
-    /// needs; the task is kept in the run's state once made, before the run
-    /// is returned to anyone who could cancel it.
+    /// The origin is bound around the making of the task, which copies its
+    /// maker's task-local values as it is made: the task binds nothing of
+    /// its own, which would cost every `run` an async frame, and a push and
+    /// a pop of the binding. The task is kept in the run's state once made,
+    /// before the run is returned to anyone who could cancel it.
     static func begin(_ module: HostedModule, origin: RequestOrigin, failures: any RunFailureReceiver) -> ModuleRun {
-        let run = ModuleRun(module, origin: origin, failures: failures)
-        let task = Task { await run.runToEnd() }
+        let run = ModuleRun(module, failures: failures)
+        let task = RequestOrigin.$current.withValue(origin) { Task { await run.runToEnd() } }
         run.state.withLock { $0.task = task }
         return run
     }
@@ -65,17 +64,16 @@ final class ModuleRun: Sendable {
     /// The task's body: the `run`, then how it ended, told to whoever waits.
     private func runToEnd() async {
         let module = module
-        let result: HookOutcome.Result? = await RequestOrigin.$current.withValue(origin) {
-            do {
-                try await withDrainAsGracefulShutdown(module.life) { try await module.run(.run) }
-                return .completed
-            } catch where Task.isCancelled || (error is CancellationError && module.life.isDrainRequested) {
-                // It gave way to its cancellation, or to the drain
-                // (cancelOnDrain): that is how a run ends.
-                return nil
-            } catch {
-                return .failed(error)
-            }
+        let result: HookOutcome.Result?
+        do {
+            try await withDrainAsGracefulShutdown(module.life) { try await module.run(.run) }
+            result = .completed
+        } catch where Task.isCancelled || (error is CancellationError && module.life.isDrainRequested) {
+            // It gave way to its cancellation, or to the drain
+            // (cancelOnDrain): that is how a run ends.
+            result = nil
+        } catch {
+            result = .failed(error)
         }
         let (waiter, joined) = state.withLock { state in
             state.ended = true
