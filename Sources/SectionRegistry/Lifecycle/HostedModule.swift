@@ -8,6 +8,8 @@ final class HostedModule: Sendable {
     let position: Int
     /// Whether it has long-running work: an ``AppModule/run(_:)`` of its own.
     let hasRunHook: Bool
+    /// The hooks it writes, of its other phases: the host calls no other.
+    private let writtenHooks: WrittenHooks
     /// Whether its `run` reports readiness (``AppModule/runReportsReady``):
     /// the modules after it wait for it.
     let reportsReadiness: Bool
@@ -21,6 +23,7 @@ final class HostedModule: Sendable {
         self.context = context
         self.position = position
         self.hasRunHook = instance._hasRunHook
+        self.writtenHooks = WrittenHooks(instance)
         self.reportsReadiness = hasRunHook && instance.runReportsReady
         if reportsReadiness { context.life.expectReadiness() }
         self.name = context.moduleName
@@ -29,18 +32,46 @@ final class HostedModule: Sendable {
     /// Whether it is alive, and what it registered.
     var life: ModuleLife { context.life }
 
-    /// Calls the module's hook of `phase`. Always inlined: an async frame of
-    /// its own per hook, and the hop back to its caller's executor after
-    /// the hook, were a fifth of what a phase's runner paid per hook.
+    /// Calls the module's hook of `phase`, if it writes one. Always
+    /// inlined: an async frame of its own per hook, and the hop back to its
+    /// caller's executor after the hook, were a fifth of what a phase's
+    /// runner paid per hook.
     @inline(__always)
     nonisolated(nonsending) func run(_ phase: LifecyclePhase) async throws {
         switch phase {
-        case .setUp: try await instance.setUp(context)
-        case .start: try await instance.start(context)
-        case .ready: try await instance.ready(context)
+        case .setUp: if writtenHooks.contains(.setUp) { try await instance.setUp(context) }
+        case .start: if writtenHooks.contains(.start) { try await instance.start(context) }
+        case .ready: if writtenHooks.contains(.ready) { try await instance.ready(context) }
         case .run: try await instance.runHook(context)
-        case .reload: try await instance.reload(context)
-        case .stop: try await instance.stop(context)
+        case .reload: if writtenHooks.contains(.reload) { try await instance.reload(context) }
+        case .stop: if writtenHooks.contains(.stop) { try await instance.stop(context) }
         }
+    }
+}
+
+/// Which of its hooks, but `run`, a module writes (``AppModule/_hasSetUpHook``
+/// and the others): read once a module, each a witness chosen when its
+/// conformance was compiled.
+private struct WrittenHooks: OptionSet {
+    let rawValue: UInt8
+
+    static let setUp = WrittenHooks(rawValue: 1 << 0)
+    static let start = WrittenHooks(rawValue: 1 << 1)
+    static let ready = WrittenHooks(rawValue: 1 << 2)
+    static let reload = WrittenHooks(rawValue: 1 << 3)
+    static let stop = WrittenHooks(rawValue: 1 << 4)
+
+    init(rawValue: UInt8) {
+        self.rawValue = rawValue
+    }
+
+    init(_ module: some AppModule) {
+        var hooks: WrittenHooks = []
+        if module._hasSetUpHook { hooks.insert(.setUp) }
+        if module._hasStartHook { hooks.insert(.start) }
+        if module._hasReadyHook { hooks.insert(.ready) }
+        if module._hasReloadHook { hooks.insert(.reload) }
+        if module._hasStopHook { hooks.insert(.stop) }
+        self = hooks
     }
 }

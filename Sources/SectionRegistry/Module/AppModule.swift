@@ -2,7 +2,8 @@
 ///
 /// A module is created by its factory, the `@c(app_module_NAME)` function its
 /// `APP_MODULE(NAME)` record points to. A ``ModuleHost`` then takes it
-/// through its hooks, each optional:
+/// through its hooks, each optional (a hook a module does not write is never
+/// called):
 ///
 /// 1. ``setUp(_:)``: register services and event handlers; in start order.
 /// 2. ``start(_:)``: begin work; after the modules it comes after have
@@ -33,19 +34,31 @@ public protocol AppModule: Sendable {
     /// which modules have long-running work.
     associatedtype RunResult = _NoRunHook
 
+    /// What each hook returns: nothing (`Void`) for a module that writes
+    /// it. Never named by a module: they tell the host, at no cost, which
+    /// hooks a module writes, and it calls no other (see ``_NoHook``).
+    associatedtype SetUpResult = _NoHook
+    associatedtype StartResult = _NoHook
+    associatedtype ReadyResult = _NoHook
+    associatedtype ReloadResult = _NoHook
+    associatedtype StopResult = _NoHook
+
     /// Prepares the module: register services and event handlers here. If
     /// it throws, nothing has started and launch stops.
-    nonisolated(nonsending) func setUp(_ context: ModuleContext) async throws
+    @discardableResult
+    nonisolated(nonsending) func setUp(_ context: ModuleContext) async throws -> SetUpResult
 
     /// Starts the module's work. If it throws, every module already started
     /// is stopped in reverse order and launch fails. When the task that
     /// launches is cancelled, it sees the cancellation (unless a
     /// ``HostConfiguration/startTimeLimit`` runs it in a task of its own).
-    nonisolated(nonsending) func start(_ context: ModuleContext) async throws
+    @discardableResult
+    nonisolated(nonsending) func start(_ context: ModuleContext) async throws -> StartResult
 
     /// Every module has started. If it throws, every module is stopped and
     /// launch fails.
-    nonisolated(nonsending) func ready(_ context: ModuleContext) async throws
+    @discardableResult
+    nonisolated(nonsending) func ready(_ context: ModuleContext) async throws -> ReadyResult
 
     /// The module's long-running work: a loop that ticks, a server that
     /// accepts connections, a client's connection pool. Shaped like
@@ -104,7 +117,8 @@ public protocol AppModule: Sendable {
     var runReportsReady: Bool { get }
 
     /// Re-reads configuration. A failure is reported and changes nothing else.
-    nonisolated(nonsending) func reload(_ context: ModuleContext) async throws
+    @discardableResult
+    nonisolated(nonsending) func reload(_ context: ModuleContext) async throws -> ReloadResult
 
     /// Stops the module's work, within ``HostConfiguration/stopTimeLimit``
     /// (10 seconds by default). It runs in a task of the host's, not
@@ -112,7 +126,8 @@ public protocol AppModule: Sendable {
     /// `Task.sleep` to the end. Past its limit, or when a second SIGTERM or
     /// SIGINT cuts shutdown short, it is cancelled and the host goes on
     /// without it.
-    nonisolated(nonsending) func stop(_ context: ModuleContext) async throws
+    @discardableResult
+    nonisolated(nonsending) func stop(_ context: ModuleContext) async throws -> StopResult
 
     /// Whether the module writes ``run(_:)``: not to be written by a module.
     ///
@@ -121,20 +136,60 @@ public protocol AppModule: Sendable {
     /// (`RunResult.self`) looks up the associated type by its mangled name,
     /// about 2,000 instructions per module type the first time.
     var _hasRunHook: Bool { get }
+
+    /// The hooks the module writes, of ``setUp(_:)``, ``start(_:)``,
+    /// ``ready(_:)``, ``reload(_:)`` and ``stop(_:)``: not to be written by
+    /// a module. One requirement a hook, each with two default witnesses,
+    /// as ``_hasRunHook``.
+    var _hasSetUpHook: Bool { get }
+    var _hasStartHook: Bool { get }
+    var _hasReadyHook: Bool { get }
+    var _hasReloadHook: Bool { get }
+    var _hasStopHook: Bool { get }
 }
 
-/// The hooks a module does not write do nothing, where they are called: the
-/// requirements are `nonisolated(nonsending)`, so the host calls them on its
-/// own executor, with no hop. A hook a module writes runs wherever Swift
-/// runs its nonisolated async functions (the global executor, unless the
-/// module opts in to `nonisolated(nonsending)` itself).
 extension AppModule {
-    public nonisolated(nonsending) func setUp(_ context: ModuleContext) async throws {}
-    public nonisolated(nonsending) func start(_ context: ModuleContext) async throws {}
-    public nonisolated(nonsending) func ready(_ context: ModuleContext) async throws {}
-    public nonisolated(nonsending) func reload(_ context: ModuleContext) async throws {}
-    public nonisolated(nonsending) func stop(_ context: ModuleContext) async throws {}
     public var runReportsReady: Bool { false }
+}
+
+// The hooks a module does not write: each is the witness of the
+// conformances that keep its default result type, never called by the host
+// (a call cost about 300 instructions: an async frame, and the runner's
+// lock round trip, clock reads and record). Whether a module writes a hook
+// is decided when its conformance is compiled, by the witness Swift picks:
+// a hook the module writes is never taken for one it does not.
+
+extension AppModule where SetUpResult == _NoHook {
+    public nonisolated(nonsending) func setUp(_ context: ModuleContext) async throws -> _NoHook { _NoHook() }
+    public var _hasSetUpHook: Bool { false }
+}
+
+extension AppModule where StartResult == _NoHook {
+    public nonisolated(nonsending) func start(_ context: ModuleContext) async throws -> _NoHook { _NoHook() }
+    public var _hasStartHook: Bool { false }
+}
+
+extension AppModule where ReadyResult == _NoHook {
+    public nonisolated(nonsending) func ready(_ context: ModuleContext) async throws -> _NoHook { _NoHook() }
+    public var _hasReadyHook: Bool { false }
+}
+
+extension AppModule where ReloadResult == _NoHook {
+    public nonisolated(nonsending) func reload(_ context: ModuleContext) async throws -> _NoHook { _NoHook() }
+    public var _hasReloadHook: Bool { false }
+}
+
+extension AppModule where StopResult == _NoHook {
+    public nonisolated(nonsending) func stop(_ context: ModuleContext) async throws -> _NoHook { _NoHook() }
+    public var _hasStopHook: Bool { false }
+}
+
+/// What a hook returns in a module that does not write it; never named or
+/// made by a module. Underscored, as `_NoRunHook` is: it exists only so
+/// that the host knows, at no cost, which hooks a module writes, and is
+/// left out of the documentation.
+public struct _NoHook: Sendable {
+    init() {}
 }
 
 extension AppModule where RunResult == _NoRunHook {
@@ -157,6 +212,13 @@ public struct _NoRunHook: Sendable {
 extension AppModule {
     /// A ``run(_:)`` of its own: the witness of every other conformance.
     public var _hasRunHook: Bool { true }
+
+    // The hooks of its own: the witnesses of every other conformance.
+    public var _hasSetUpHook: Bool { true }
+    public var _hasStartHook: Bool { true }
+    public var _hasReadyHook: Bool { true }
+    public var _hasReloadHook: Bool { true }
+    public var _hasStopHook: Bool { true }
 
     /// Calls ``run(_:)``, dropping what it returns.
     func runHook(_ context: ModuleContext) async throws {
