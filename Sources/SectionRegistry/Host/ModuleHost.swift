@@ -346,20 +346,9 @@ public actor ModuleHost {
         startOrder.reserveCapacity(modules.count)
         for position in steps.positions { startOrder.append(created[position - first]!) }
         // A run begins right after its module's start; where no module has
-        // one, the start hooks pay no follow-up call. A closure, not the key
-        // path `\.hasRunHook`: applied as a function, a key path to a
-        // class's property is walked at run time, about 700 instructions a
-        // module.
-        let beginRun: (nonisolated(nonsending) @Sendable (HostedModule) async throws -> Void)?
-        if startOrder.contains(where: { $0.hasRunHook }) {
-            // Weak: the phase stays in the host's log, and a strong
-            // capture would make a cycle that keeps the host alive for good.
-            beginRun = { [weak self] module in try await self?.beginRun(of: module) }
-        } else {
-            beginRun = nil
-        }
+        // one, the start hooks pay no follow-up call.
         let start = PhaseRun(.start, of: startOrder, stepSizes: steps.sizes, limit: configuration.startTimeLimit, grace: grace,
-                             stopsAtFailure: true, followUp: beginRun)
+                             stopsAtFailure: true, beginsRunsIn: startOrder.contains { $0.hasRunHook } ? self : nil)
         let startRecords = await runPhase(start)
         var started: [HostedModule] = []
         started.reserveCapacity(startOrder.count)
@@ -462,7 +451,7 @@ public actor ModuleHost {
     ///
     /// - Throws: ``RunFailure`` if the `run` fails or returns before it is
     ///   ready.
-    private nonisolated(nonsending) func beginRun(of module: HostedModule) async throws {
+    nonisolated(nonsending) func beginRun(of module: HostedModule) async throws {
         guard module.hasRunHook else { return }
         let run = ModuleRun.begin(module, origin: .run(ObjectIdentifier(requests), module.life), failures: self)
         runs.withLock { $0.append(run) }
@@ -590,3 +579,6 @@ public actor ModuleHost {
         }
     }
 }
+
+/// The host begins each module's `run` as part of its start (``beginRun(of:)``).
+extension ModuleHost: RunBeginner {}

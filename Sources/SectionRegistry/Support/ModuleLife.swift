@@ -175,6 +175,9 @@ final class ModuleLife: Sendable {
 
     /// Runs `operation`; `handler` is called once if the drain is requested
     /// while it runs (at once if it was already), never after it returned.
+    /// Always inlined: into ``ModuleContext``'s, whose body it is, it costs
+    /// every `run` that drains no async frame of its own.
+    @inline(__always)
     func withDrainHandler<T, Failure: Error>(
         isolation: isolated (any Actor)? = #isolation,
         _ operation: () async throws(Failure) -> T, onDrain handler: @escaping @Sendable () -> Void
