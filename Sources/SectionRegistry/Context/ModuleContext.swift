@@ -9,6 +9,7 @@ public struct ModuleContext: Sendable {
     let rank: Int
     let host: HostState
     /// The module's life, shared with its host.
+    @usableFromInline
     let life: ModuleLife
 
     init(moduleName: String, rank: Int, host: HostState) {
@@ -155,6 +156,7 @@ public struct ModuleContext: Sendable {
     ///     }
     /// }
     /// ```
+    @inlinable
     public func withDrainHandler<T, Failure: Error>(
         isolation: isolated (any Actor)? = #isolation,
         _ operation: () async throws(Failure) -> T,

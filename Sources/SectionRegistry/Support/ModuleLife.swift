@@ -153,6 +153,7 @@ final class ModuleLife: Sendable {
     ///
     /// - Returns: the handler's id; `nil` if the drain was requested
     ///   already (the caller calls it then).
+    @usableFromInline
     func addDrainHandler(_ handler: @escaping @Sendable () -> Void) -> Int? {
         state.withLock { state -> Int? in
             guard !state.drainRequested else { return nil }
@@ -164,6 +165,7 @@ final class ModuleLife: Sendable {
     }
 
     /// Closes the scope of the handler `id`: it is never called after this.
+    @usableFromInline
     func removeDrainHandler(_ id: Int) {
         state.withLock { state in
             // Emptied by the drain: no change, and no copy of the shared
@@ -175,9 +177,10 @@ final class ModuleLife: Sendable {
 
     /// Runs `operation`; `handler` is called once if the drain is requested
     /// while it runs (at once if it was already), never after it returned.
-    /// Always inlined: into ``ModuleContext``'s, whose body it is, it costs
-    /// every `run` that drains no async frame of its own.
-    @inline(__always)
+    /// Inlinable, with ``ModuleContext``'s, whose body it is: specialized
+    /// where a `run` calls it, it costs that `run` no async frame of its
+    /// own, and no buffers made at run time for a generic result and error.
+    @inlinable
     func withDrainHandler<T, Failure: Error>(
         isolation: isolated (any Actor)? = #isolation,
         _ operation: () async throws(Failure) -> T, onDrain handler: @escaping @Sendable () -> Void
