@@ -42,7 +42,7 @@ final class HostedModule: Sendable {
         case .setUp: if writtenHooks.contains(.setUp) { try await instance.setUp(context) }
         case .start: if writtenHooks.contains(.start) { try await instance.start(context) }
         case .ready: if writtenHooks.contains(.ready) { try await instance.ready(context) }
-        case .run: try await instance.runHook(context)
+        case .run: _ = try await instance.run(context)
         case .reload: if writtenHooks.contains(.reload) { try await instance.reload(context) }
         case .stop: if writtenHooks.contains(.stop) { try await instance.stop(context) }
         }

@@ -219,9 +219,4 @@ extension AppModule {
     public var _hasReadyHook: Bool { true }
     public var _hasReloadHook: Bool { true }
     public var _hasStopHook: Bool { true }
-
-    /// Calls ``run(_:)``, dropping what it returns.
-    func runHook(_ context: ModuleContext) async throws {
-        _ = try await run(context)
-    }
 }
