@@ -32,19 +32,33 @@ final class HostedModule: Sendable {
     /// Whether it is alive, and what it registered.
     var life: ModuleLife { context.life }
 
+    /// Whether the module writes its hook of `phase`: the host calls no
+    /// other.
+    func writesHook(of phase: LifecyclePhase) -> Bool {
+        switch phase {
+        case .setUp: writtenHooks.contains(.setUp)
+        case .start: writtenHooks.contains(.start)
+        case .ready: writtenHooks.contains(.ready)
+        case .run: hasRunHook
+        case .reload: writtenHooks.contains(.reload)
+        case .stop: writtenHooks.contains(.stop)
+        }
+    }
+
     /// Calls the module's hook of `phase`, if it writes one. Always
     /// inlined: an async frame of its own per hook, and the hop back to its
     /// caller's executor after the hook, were a fifth of what a phase's
     /// runner paid per hook.
     @inline(__always)
     nonisolated(nonsending) func run(_ phase: LifecyclePhase) async throws {
+        guard writesHook(of: phase) else { return }
         switch phase {
-        case .setUp: if writtenHooks.contains(.setUp) { try await instance.setUp(context) }
-        case .start: if writtenHooks.contains(.start) { try await instance.start(context) }
-        case .ready: if writtenHooks.contains(.ready) { try await instance.ready(context) }
+        case .setUp: try await instance.setUp(context)
+        case .start: try await instance.start(context)
+        case .ready: try await instance.ready(context)
         case .run: _ = try await instance.run(context)
-        case .reload: if writtenHooks.contains(.reload) { try await instance.reload(context) }
-        case .stop: if writtenHooks.contains(.stop) { try await instance.stop(context) }
+        case .reload: try await instance.reload(context)
+        case .stop: try await instance.stop(context)
         }
     }
 }

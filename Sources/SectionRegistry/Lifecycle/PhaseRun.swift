@@ -86,6 +86,9 @@ final class PhaseRun: Sendable {
     /// returned or the host has gone on without it.
     func execute() async -> PhaseRecords {
         guard !modules.isEmpty else { return PhaseRecords(hooks: []) }
+        if runs == nil, !modules.contains(where: { $0.writesHook(of: phase) }) {
+            return completeWithoutHooks()
+        }
         startRunner(from: 0)
         while true {
             switch await nextEvent() {
@@ -108,6 +111,31 @@ final class PhaseRun: Sendable {
                 return PhaseRecords(hooks: state.records, errors: state.errors)
             }
         }
+    }
+
+    /// A phase whose hook no module writes, with no `run` to begin: every
+    /// hook completes at once, in order, with no runner (a task, and a lock
+    /// round trip and two clock readings a module, for nothing to call). A
+    /// phase interrupted or cut short before it began calls none, as the
+    /// runner would.
+    private func completeWithoutHooks() -> PhaseRecords {
+        let now = MonotonicInstant.now
+        let (records, completed) = state.withLock { state in
+            state.done = true
+            let completed = state.interruptedAt == nil && !state.cutShort
+            if completed {
+                for position in state.records.indices {
+                    state.records[position].start = now
+                    state.records[position].end = .completed
+                    state.records[position].ended = true
+                }
+            }
+            return (PhaseRecords(hooks: state.records, errors: state.errors), completed)
+        }
+        if completed, let prepare {
+            for module in modules { prepare(module) }
+        }
+        return records
     }
 
     /// Interrupts the phase: no further hook is called, the running hook is
