@@ -107,6 +107,33 @@ import Glibc
         #expect(journal.entries.suffix(2) == ["returned Worker", "stop Worker"])
     }
 
+    @Test func theOpenScopesHandlersAreCalledInTheOrderTheScopesOpened() {
+        // The first handler is kept apart from the others (ModuleLife):
+        // whichever scopes close, those still open are called oldest first,
+        // each once, and none whose scope closed.
+        let life = ModuleLife(moduleName: "M")
+        let a = life.addDrainHandler { journal.add("a") }!
+        let b = life.addDrainHandler { journal.add("b") }!
+        _ = life.addDrainHandler { journal.add("c") }!
+        life.removeDrainHandler(b)
+        life.removeDrainHandler(a)
+        let d = life.addDrainHandler { journal.add("d") }!
+        _ = life.addDrainHandler { journal.add("e") }!
+        life.removeDrainHandler(d)
+        life.requestDrain()
+        life.requestDrain()
+        #expect(journal.entries == ["c", "e"])
+
+        let alone = ModuleLife(moduleName: "N")
+        let f = alone.addDrainHandler { journal.add("f") }!
+        _ = alone.addDrainHandler { journal.add("g") }!
+        alone.removeDrainHandler(f)
+        _ = alone.addDrainHandler { journal.add("h") }!
+        alone.requestDrain()
+        #expect(journal.entries == ["c", "e", "g", "h"])
+        #expect(alone.addDrainHandler { journal.add("late") } == nil, "drained already: the caller calls it")
+    }
+
     @Test func aCancellationErrorAfterTheDrainIsACleanEnd() async throws {
         let host = ModuleHost(registry: try declare([
             asking("Worker", journal: journal) { module in

@@ -33,7 +33,13 @@ final class ModuleLife: Sendable {
         /// Fields of their own, not an enum's payloads: a list taken out of
         /// a payload to change it is shared, and each change copied it.
         var drainWaiters: [(id: Int, continuation: Waiter<Void>)] = []
-        var drainHandlers: [ScopedHandler] = []
+        /// The drain handlers whose scopes are open, in the order they were
+        /// added: the first in place, the others in a list. A `run` has one
+        /// (or a few, nested), and a list's storage for the one would be an
+        /// allocation for every `run`. Filled only while the list is empty,
+        /// the first is older than every handler in the list.
+        var drainHandler: ScopedHandler?
+        var laterDrainHandlers: [ScopedHandler] = []
         var nextWaiter = 0
         var readiness = Readiness.undeclared(warned: false)
         /// Whether `cancelOnDrain` cancelled the work it runs, on the drain.
@@ -106,14 +112,15 @@ final class ModuleLife: Sendable {
     /// Asks the module's `run` to finish: wakes its waiters and calls the
     /// handlers whose scopes are open, once.
     func requestDrain() {
-        let (waiters, handlers) = state.withLock { state -> ([(id: Int, continuation: Waiter<Void>)], [ScopedHandler]) in
-            guard !state.drainRequested else { return ([], []) }
+        let (waiters, first, later) = state.withLock { state -> ([(id: Int, continuation: Waiter<Void>)], ScopedHandler?, [ScopedHandler]) in
+            guard !state.drainRequested else { return ([], nil, []) }
             state.drainRequested = true
-            defer { state.drainWaiters = []; state.drainHandlers = [] }
-            return (state.drainWaiters, state.drainHandlers)
+            defer { state.drainWaiters = []; state.drainHandler = nil; state.laterDrainHandlers = [] }
+            return (state.drainWaiters, state.drainHandler, state.laterDrainHandlers)
         }
         for waiter in waiters { waiter.continuation.resume() }
-        for handler in handlers { handler.call() }
+        first?.call()
+        for handler in later { handler.call() }
     }
 
     /// Whether the `run`'s `cancelOnDrain` cancelled its work when the
@@ -159,7 +166,11 @@ final class ModuleLife: Sendable {
             guard !state.drainRequested else { return nil }
             let id = state.nextWaiter
             state.nextWaiter += 1
-            state.drainHandlers.append(ScopedHandler(id: id, call: handler))
+            if state.drainHandler == nil, state.laterDrainHandlers.isEmpty {
+                state.drainHandler = ScopedHandler(id: id, call: handler)
+            } else {
+                state.laterDrainHandlers.append(ScopedHandler(id: id, call: handler))
+            }
             return id
         }
     }
@@ -168,12 +179,16 @@ final class ModuleLife: Sendable {
     @usableFromInline
     func removeDrainHandler(_ id: Int) {
         state.withLock { state in
-            // Emptied by the drain: no change, and no copy of the shared
-            // empty array that a mutation would make.
-            guard !state.drainHandlers.isEmpty else { return }
-            state.drainHandlers.removeAll { $0.id == id }
+            if state.drainHandler?.id == id {
+                state.drainHandler = nil
+            } else if !state.laterDrainHandlers.isEmpty {
+                // Not when emptied by the drain: no copy of the shared empty
+                // array that a mutation would make.
+                state.laterDrainHandlers.removeAll { $0.id == id }
+            }
         }
     }
+
 
     /// Runs `operation`; `handler` is called once if the drain is requested
     /// while it runs (at once if it was already), never after it returned.
