@@ -164,7 +164,7 @@ extension ModuleHost {
                 plugin.library.close()
             }
             shutdownOutcomes = outcomes
-            let failures = failedRuns.withLock { $0 } + outcomes.filter(\.isFailure)
+            let failures = failedRuns.withLock { $0 } + outcomes.filter { $0.isFailure }
             logShutdown(outcomes, failures: failures)
             enter(.stopped(failures: failures))
         case .idle:
@@ -198,7 +198,7 @@ extension ModuleHost {
     /// reason ``PhaseRun`` gives: one that ignores its cancellation must be
     /// left behind, so that the shutdown still ends.
     private func stopIntake(of modules: [HostedModule], until deadline: ContinuousClock.Instant) async {
-        let stopping = modules.filter(\.life.hasIntakeStop)
+        let stopping = modules.filter { $0.life.hasIntakeStop }
         guard !stopping.isEmpty, !requests.shutdown.isCutShort else { return }  // cut short: no intake stop is called
         let step = ShutdownStep(waitingFor: stopping.map(\.name))
         requests.waitsFor(step: step)
@@ -265,11 +265,11 @@ extension ModuleHost {
         let ending = runs.withLock { runs in
             defer { runs.removeAll(where: order.contains) }
             return runs.compactMap { run in order.index(of: run).map { (run, $0) } }
-        }.sorted { $0.1 < $1.1 }.map(\.0)
+        }.sorted { $0.1 < $1.1 }.map { $0.0 }
         guard !ending.isEmpty else { return ModuleRun.Ending() }
         let limit = configuration.drainTimeLimit
         let deadline = ContinuousClock.now + limit  // the intake and the drain together
-        await stopIntake(of: ending.map(\.module), until: deadline)
+        await stopIntake(of: ending.map { $0.module }, until: deadline)
         requests.waitsFor(endingRuns: ending)
         return await ModuleRun.end(ending, drainDeadline: deadline, cancelLimit: configuration.stopTimeLimit,
                                    notAwaited: requests.waitingRuns, isCutShort: { [requests] in requests.shutdown.isCutShort }) { [shared] run in

@@ -75,7 +75,7 @@ struct HostRoster: Sendable {
     mutating func add(_ added: [ModuleDescriptor], from path: String, disabled: Set<String>) throws(RegistryError) -> Range<Int> {
         let all = modules + added
         let present = Set(all.indices.filter { !leftOut.contains($0) }.map { all[$0].name })
-        plan = try StartPlan(all.map(\.declaration), disabled: disabled.intersection(present), leavingOut: leftOut)
+        plan = try StartPlan(all.map { $0.declaration }, disabled: disabled.intersection(present), leavingOut: leftOut)
         let positions = modules.count..<all.count
         modules = all
         running += repeatElement(false, count: added.count)
