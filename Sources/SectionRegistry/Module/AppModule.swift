@@ -154,10 +154,12 @@ extension AppModule {
 
 // The hooks a module does not write: each is the witness of the
 // conformances that keep its default result type, never called by the host
-// (a call cost about 300 instructions: an async frame, and the runner's
-// lock round trip, clock reads and record). Whether a module writes a hook
-// is decided when its conformance is compiled, by the witness Swift picks:
-// a hook the module writes is never taken for one it does not.
+// (a call was an async frame; a phase whose hook no module writes now has
+// no runner at all). Whether a module writes a hook is decided when its
+// conformance is compiled, by the witness Swift picks: a hook the module
+// writes is never taken for one it does not. One extension per hook, alike
+// in shape: each constrains its own associated type, and Swift has no way
+// to write the five at once.
 
 extension AppModule where SetUpResult == _NoHook {
     public nonisolated(nonsending) func setUp(_ context: ModuleContext) async throws -> _NoHook { _NoHook() }
