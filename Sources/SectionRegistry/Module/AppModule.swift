@@ -36,7 +36,7 @@ public protocol AppModule: Sendable {
 
     /// What each hook returns: nothing (`Void`) for a module that writes
     /// it. Never named by a module: they tell the host, at no cost, which
-    /// hooks a module writes, and it calls no other (see ``_NoHook``).
+    /// hooks a module writes, and it calls no other.
     associatedtype SetUpResult = _NoHook
     associatedtype StartResult = _NoHook
     associatedtype ReadyResult = _NoHook
@@ -140,7 +140,7 @@ public protocol AppModule: Sendable {
     /// The hooks the module writes, of ``setUp(_:)``, ``start(_:)``,
     /// ``ready(_:)``, ``reload(_:)`` and ``stop(_:)``: not to be written by
     /// a module. One requirement a hook, each with two default witnesses,
-    /// as ``_hasRunHook``.
+    /// as `_hasRunHook` is.
     var _hasSetUpHook: Bool { get }
     var _hasStartHook: Bool { get }
     var _hasReadyHook: Bool { get }
