@@ -261,6 +261,8 @@ extension ModuleHost {
     ///
     /// - Returns: how the `run`s that did not end cleanly ended.
     func endRuns(of modules: [HostedModule], alone: Bool = false) async -> ModuleRun.Ending {
+        // Modules without a `run`: no index of them to make.
+        guard runs.withLock({ !$0.isEmpty }) else { return ModuleRun.Ending() }
         let order = RosterIndex(modules)
         let ending = runs.withLock { runs in
             defer { runs.removeAll(where: order.contains) }

@@ -1,7 +1,6 @@
 /// A module a host created, with its context. A class: the host keeps it in
 /// several lists and steps, and a copy is then one retain.
 final class HostedModule: Sendable {
-    let descriptor: ModuleDescriptor
     let instance: any AppModule
     let context: ModuleContext
     /// Where its descriptor is in the host's ``HostRoster/modules``.
@@ -17,8 +16,7 @@ final class HostedModule: Sendable {
     /// its record's bytes on every call, and every hook's report names it.
     let name: String
 
-    init(descriptor: ModuleDescriptor, instance: any AppModule, context: ModuleContext, position: Int) {
-        self.descriptor = descriptor
+    init(instance: any AppModule, context: ModuleContext, position: Int) {
         self.instance = instance
         self.context = context
         self.position = position

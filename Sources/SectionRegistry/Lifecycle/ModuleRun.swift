@@ -27,7 +27,9 @@ final class ModuleRun: Sendable {
         var ended = false
         /// Set by a second stop: nobody waits for it any more.
         var cutOff = false
-        var waiter: Waiter<Void>?
+        /// The drain's wait for its end: resumed with `true` when it ends,
+        /// `false` when the wait is given up (a second stop, the timer).
+        var waiter: Waiter<Bool>?
         /// Whether the launch that began it has finished: then a failure
         /// stops the host.
         var joined = false
@@ -83,7 +85,7 @@ final class ModuleRun: Sendable {
             return (state.waiter, state.joined)
         }
         module.life.endReadinessWait()
-        waiter?.resume()
+        waiter?.resume(returning: true)
         if joined, case .failed = result {
             failures?.runFailed(HookOutcome(module: module.name, phase: .run, result: result!, duration: start.duration(to: .now), start: start))
         }
@@ -144,11 +146,11 @@ final class ModuleRun: Sendable {
 
     /// Stops waiting for this `run`: a second stop.
     func cutOff() {
-        state.withLock { state -> Waiter<Void>? in
+        state.withLock { state -> Waiter<Bool>? in
             state.cutOff = true
             defer { state.waiter = nil }
             return state.waiter
-        }?.resume()
+        }?.resume(returning: false)
     }
 
     /// Ends `runs`, given in reverse start order, and waits for them.
@@ -174,8 +176,13 @@ final class ModuleRun: Sendable {
         var next = runs.startIndex
         var heldBy: ModuleRun?
         await RunWatch.until(drainDeadline) { watch in
-            while next < runs.endIndex, !watch.isExpired, !isCutShort(), !runs[next].isCutOff {
+            // A run is cut off only once the shutdown is cut short: the one
+            // test of `isCutShort` covers both. The watch is moved to each
+            // run before it is asked, in the same round trip that says
+            // whether the timer has run out (then none is asked).
+            while next < runs.endIndex, !isCutShort() {
                 let run = runs[next]
+                guard watch.watch(run) else { break }
                 if run.isIn(notAwaited) {
                     run.cancel()
                     next += 1
@@ -200,6 +207,8 @@ final class ModuleRun: Sendable {
         return await RunWatch.until(.now + cancelLimit) { watch in
             var ending = Ending(drainStart: drainStart)
             for run in late {
+                // Past the limit already, the wait below answers at once.
+                watch.watch(run)
                 if await !run.waitForEnd(watch) {
                     ending.unended.append(run)
                 } else if !cutShort, !run.isCutOff {
@@ -252,27 +261,25 @@ final class ModuleRun: Sendable {
     }
 
     /// Whether the `run` has ended before `watch` expired; `false` at once
-    /// once cut off.
+    /// once cut off. The caller has made it the run `watch` watches.
     fileprivate func waitForEnd(_ watch: RunWatch) async -> Bool {
-        if watch.watch(self) {
-            await suspend { (continuation: Waiter<Void>) in
-                let now = state.withLock { state -> Bool in
-                    guard !state.ended, !state.cutOff, !watch.isExpired else { return true }
-                    state.waiter = continuation
-                    return false
-                }
-                if now { continuation.resume() }
+        await suspend { (continuation: Waiter<Bool>) in
+            let now = state.withLock { state -> Bool? in
+                if state.ended { return true }
+                if state.cutOff || watch.isExpired { return false }
+                state.waiter = continuation
+                return nil
             }
+            if let now { continuation.resume(returning: now) }
         }
-        return state.withLock { $0.ended }
     }
 
     /// Wakes the wait for this `run`: its timer ran out.
     fileprivate func wake() {
-        state.withLock { state -> Waiter<Void>? in
+        state.withLock { state -> Waiter<Bool>? in
             defer { state.waiter = nil }
             return state.waiter
-        }?.resume()
+        }?.resume(returning: false)
     }
 }
 
@@ -288,6 +295,7 @@ private final class RunWatch: Sendable {
     /// Makes `run` the one waited for.
     ///
     /// - Returns: `false` if the timer has run out already.
+    @discardableResult
     func watch(_ run: ModuleRun) -> Bool {
         state.withLock { state in
             state.watched = run

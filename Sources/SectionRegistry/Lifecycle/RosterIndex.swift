@@ -10,7 +10,7 @@ struct RosterIndex: Sendable {
 
     init(_ modules: [HostedModule]) {
         self.modules = modules
-        slots = [Int](repeating: -1, count: (modules.map { $0.position }.max() ?? -1) + 1)
+        slots = [Int](repeating: -1, count: modules.reduce(-1) { Swift.max($0, $1.position) } + 1)
         for (index, module) in modules.enumerated() { slots[module.position] = index }
     }
 
