@@ -548,11 +548,11 @@ public actor ModuleHost {
     /// complete, or was slow.
     private func report(_ phase: PhaseRun, _ records: PhaseRecords) {
         let everyHook = shared.log.takes(.debug) || shared.trace != nil
-        let threshold = shared.log.slowHookThreshold
+        let threshold = MonotonicInstant.nanoseconds(of: shared.log.slowHookThreshold)
         for position in records.indices {
             let notable: Bool
             if records[position].end == .completed {
-                notable = everyHook || records[position].duration > threshold
+                notable = everyHook || records[position].elapsed > threshold
             } else {
                 notable = records[position].ended || phase.phase == .stop
             }

@@ -26,9 +26,22 @@ struct HookRecord: Sendable {
 
     var end = End.skipped
     var start: MonotonicInstant
-    var duration: Duration = .zero
+    /// How long it ran, in nanoseconds: a `Duration` is made only when one
+    /// is asked for (``duration``), not for every hook that ends.
+    var elapsed: Int64 = 0
     /// Whether the hook returned, or the host went on without it.
     var ended = false
+
+    var duration: Duration {
+        .nanoseconds(elapsed)
+    }
+
+    /// Records that the hook ended at `now`, as `end`.
+    mutating func end(_ end: End, at now: MonotonicInstant) {
+        self.end = end
+        elapsed = now.nanoseconds - start.nanoseconds
+        ended = true
+    }
 }
 
 /// What each hook of a phase did, by position in the phase's modules, and

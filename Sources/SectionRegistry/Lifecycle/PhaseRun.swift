@@ -378,9 +378,7 @@ final class PhaseRun: Sendable {
 
         mutating func finish(_ position: Int, _ result: HookOutcome.Result, at now: MonotonicInstant, generation: Int) {
             guard generation == self.generation, !records[position].ended else { return }
-            records[position].end = HookRecord.End(result)
-            records[position].duration = records[position].start.duration(to: now)
-            records[position].ended = true
+            records[position].end(HookRecord.End(result), at: now)
             if case .failed(let error) = result {
                 errors.append((position, error))
                 failed = true
@@ -422,9 +420,7 @@ final class PhaseRun: Sendable {
         /// behind: their runner's later results do not count.
         mutating func abandonRunning(as end: HookRecord.End, at now: MonotonicInstant) {
             for position in running where !records[position].ended {
-                records[position].end = end
-                records[position].duration = records[position].start.duration(to: now)
-                records[position].ended = true
+                records[position].end(end, at: now)
                 failed = true
             }
             generation += 1

@@ -23,6 +23,16 @@ struct MonotonicInstant: Comparable, Sendable {
         .nanoseconds(later.nanoseconds - nanoseconds)
     }
 
+    /// `duration` in whole nanoseconds, `Int64.max` for one longer than
+    /// an `Int64` of them holds (292 years).
+    static func nanoseconds(of duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return seconds < 0 ? .min : .max }
+        let (total, overflowAgain) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+        return overflowAgain ? .max : total
+    }
+
     static func + (instant: MonotonicInstant, duration: Duration) -> MonotonicInstant {
         let (seconds, attoseconds) = duration.components
         return MonotonicInstant(nanoseconds: instant.nanoseconds + seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
