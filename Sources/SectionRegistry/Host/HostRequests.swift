@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The one serial path of a ``ModuleHost``: every request that changes its
 /// modules (launch, load, unload, remove, reload, terminate) waits here for
 /// its turn, and one task, the host's engine, performs them one at a time to
@@ -56,6 +58,9 @@ final class HostRequests: Sendable {
     }
 
     private let state = Locked(State())
+    /// Whether the shutdown was cut short, readable without the lock: a
+    /// drain asks before each `run`. Set before any wait is cut off.
+    private let cutShortFlag = Atomic<Bool>(false)
 
     /// A new request's identity, for ``cancel(_:_:)``.
     func makeID() -> Int {
@@ -181,6 +186,11 @@ final class HostRequests: Sendable {
         state.withLock { $0.shutdown }
     }
 
+    /// Whether a second stop cut the shutdown short (``cutShort(_:)``).
+    var isCutShort: Bool {
+        cutShortFlag.load(ordering: .acquiring)
+    }
+
     /// Asks the host to stop: the launch, load or reload under way is
     /// interrupted, and none begins after. `announce` is called first, if
     /// this is the first stop asked for, so that what it logs comes before
@@ -208,6 +218,7 @@ final class HostRequests: Sendable {
             state.shutdown = .cutShort(state.shutdown.reason ?? reason)
             return state.waitingFor
         }
+        cutShortFlag.store(true, ordering: .releasing)
         switch wait {
         case .phase(let phase) where phase.phase == .stop: phase.cutShort()
         case .phase(let phase): phase.interrupt()

@@ -274,7 +274,7 @@ extension ModuleHost {
         await stopIntake(of: ending.map { $0.module }, until: deadline)
         requests.waitsFor(endingRuns: ending)
         return await ModuleRun.end(ending, drainDeadline: deadline, cancelLimit: configuration.stopTimeLimit,
-                                   notAwaited: requests.waitingRuns, isCutShort: { [requests] in requests.shutdown.isCutShort }) { [shared] run in
+                                   notAwaited: requests.waitingRuns, isCutShort: { [requests] in requests.isCutShort }) { [shared] run in
             let name = run.module.name
             let consequence = alone ? "it is cancelled" : "it and every run not yet drained are cancelled, and the shutdown is not clean"
             if run.module.life.workCancelledOnDrain {
