@@ -24,16 +24,17 @@ public struct ModuleDescriptor: Sendable, CustomStringConvertible {
         }
     }
 
-    /// How instances are made, at the level of the C ABI: a record's
-    /// factory is the bare function pointer, with no closure to allocate;
-    /// a module declared in Swift has a closure that returns a handle. The
-    /// host turns handles into modules (`makeModule()`).
+    /// How instances are made: a record's factory is the bare function
+    /// pointer, with no closure to allocate, which the host calls through
+    /// the C ABI's handle; a module declared in Swift has its maker, an
+    /// object of the layer that knows module types (the host's), opaque
+    /// here. The host turns either into a module (`makeModule()`).
     package enum Factory: Sendable {
         case record(app_module_factory)
-        case swift(@Sendable () -> app_module_handle)
+        case swift(any AnyObject & Sendable)
     }
 
-    /// Declares a module whose instances `makeHandle` makes: what the host's
+    /// Declares a module whose instances `maker` makes: what the host's
     /// `init(name:level:priority:after:startsConcurrently:required:make:)` builds on.
     package init(
         name: String,
@@ -42,12 +43,12 @@ public struct ModuleDescriptor: Sendable, CustomStringConvertible {
         after dependencies: [String],
         startsConcurrently: Bool,
         required isRequired: Bool,
-        makeHandle: @escaping @Sendable () -> app_module_handle
+        maker: any AnyObject & Sendable
     ) {
         self.init(.declared(DeclaredModule(
             ModuleDeclaration(name: name, level: level, priority: priority, after: dependencies,
                               startsConcurrently: startsConcurrently, required: isRequired),
-            .swift(makeHandle)
+            .swift(maker)
         )))
     }
 

@@ -16,7 +16,7 @@ extension ModuleDescriptor {
         make: @escaping @Sendable () -> any AppModule
     ) {
         self.init(name: name, level: level, priority: priority, after: dependencies,
-                  startsConcurrently: startsConcurrently, required: isRequired, makeHandle: { AppModuleHandle(make()) })
+                  startsConcurrently: startsConcurrently, required: isRequired, maker: DeclaredModuleMaker(make))
     }
 
     /// Creates a new instance of the module with its factory.
@@ -28,8 +28,20 @@ extension ModuleDescriptor {
     public func makeModule() throws(HostError) -> any AppModule {
         switch factory {
         case .record(let factory): try AppModuleHandle.make(with: factory, module: name)
-        case .swift(let makeHandle): try AppModuleHandle.take(makeHandle(), module: name, factory: nil)
+        case .swift(let maker): (maker as! DeclaredModuleMaker).make()
         }
+    }
+}
+
+/// What makes the instances of a module declared in Swift: its closure,
+/// called directly. No handle: a handle carries a module across the C ABI
+/// of a record's factory, which a Swift closure does not cross (the trip
+/// cost an allocation and its checks, each time a module was made).
+private final class DeclaredModuleMaker: Sendable {
+    let make: @Sendable () -> any AppModule
+
+    init(_ make: @escaping @Sendable () -> any AppModule) {
+        self.make = make
     }
 }
 
