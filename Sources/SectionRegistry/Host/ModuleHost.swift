@@ -323,9 +323,10 @@ public actor ModuleHost {
         var modules: [HostedModule] = []
         modules.reserveCapacity(order.count)
         for (rank, position) in order.enumerated() {
+            let descriptor = descriptors[position]
             let module = HostedModule(
-                instance: try descriptors[position].makeModule(),
-                context: ModuleContext(moduleName: descriptors[position].name, rank: nextRank + rank, host: shared),
+                instance: try descriptor.makeModule(),
+                context: ModuleContext(moduleName: descriptor.name, rank: nextRank + rank, host: shared),
                 position: position
             )
             created[position - first] = module

@@ -246,6 +246,9 @@ final class PhaseRun: Sendable {
         // interruption, a cut, the watchdog) says so in the state first,
         // and `begin` reads it.
         var hooks = steps(from: first)
+        // Loaded once a runner, not once a hook: a weak reference's load
+        // is a call and a retain.
+        let runs = runs
         var goesOn = state.withLock { $0.next(hooks.next(), at: .now, generation: generation, stopsAtFailure: stopsAtFailure) }
         while goesOn, let step = hooks.current {
             if step.count == 1 {
@@ -262,7 +265,7 @@ final class PhaseRun: Sendable {
                     for member in step {
                         group.addTask {
                             self.prepare?(self.modules[member])
-                            let result = await Self.call(self.modules[member], self.phase, runs: self.runs)
+                            let result = await Self.call(self.modules[member], self.phase, runs: runs)
                             let end = MonotonicInstant.now
                             self.state.withLock { $0.finish(member, result, at: end, generation: generation) }
                         }
