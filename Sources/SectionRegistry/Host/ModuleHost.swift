@@ -80,6 +80,7 @@ public actor ModuleHost {
         self.shared = HostState(configuration: configuration)
         // Weak: the state outlives nothing, but a module's context may.
         shared.beginShutdown.withLock { $0 = { [weak self] module in self?.beginShutdown(.moduleRequest(module)) } }
+        shared.runFailed.withLock { $0 = { [weak self] outcome in self?.runFailed(outcome) } }
     }
 
     /// The names of the modules that have started and not stopped, in start
@@ -452,7 +453,7 @@ public actor ModuleHost {
     ///   ready.
     nonisolated(nonsending) func beginRun(of module: HostedModule) async throws {
         guard module.hasRunHook else { return }
-        let run = ModuleRun.begin(module, origin: .run(ObjectIdentifier(requests), module.life), failures: self)
+        let run = ModuleRun.begin(module, origin: .run(ObjectIdentifier(requests), module.life))
         runs.withLock { $0.append(run) }
         guard module.reportsReadiness else { return }
         do {

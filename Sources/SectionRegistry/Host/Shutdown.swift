@@ -326,5 +326,3 @@ extension HostRequests.Shutdown {
         if case .cutShort = self { true } else { false }
     }
 }
-
-extension ModuleHost: RunFailureReceiver {}

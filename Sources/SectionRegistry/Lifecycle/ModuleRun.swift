@@ -16,9 +16,6 @@ final class ModuleRun: Sendable {
     let module: HostedModule
     private let state = Locked(State())
     private let start = MonotonicInstant.now
-    /// Told of a failure once the run is joined: its host. Weak: the host
-    /// keeps its runs, not the other way round.
-    private weak let failures: (any RunFailureReceiver)?
 
     private struct State {
         /// The task the `run` runs in; set as it begins, before anybody
@@ -40,24 +37,23 @@ final class ModuleRun: Sendable {
         var result: HookOutcome.Result?
     }
 
-    private init(_ module: HostedModule, failures: any RunFailureReceiver) {
+    private init(_ module: HostedModule) {
         self.module = module
-        self.failures = failures
     }
 
     /// Starts `module`'s `run`, in a task that carries `origin` (so that
     /// the host knows a request from it), inside a graceful-shutdown context
     /// of its own with the `ServiceLifecycle` trait
-    /// (``withDrainAsGracefulShutdown(_:_:)``); `failures` is told if it
-    /// throws while not cancelled, once it is joined.
+    /// (``withDrainAsGracefulShutdown(_:_:)``); its host is told if it
+    /// throws while not cancelled, once it is joined (``HostState/runFailed``).
     ///
     /// The origin is bound around the making of the task, which copies its
     /// maker's task-local values as it is made: the task binds nothing of
     /// its own, which would cost every `run` an async frame, and a push and
     /// a pop of the binding. The task is kept in the run's state once made,
     /// before the run is returned to anyone who could cancel it.
-    static func begin(_ module: HostedModule, origin: RequestOrigin, failures: any RunFailureReceiver) -> ModuleRun {
-        let run = ModuleRun(module, failures: failures)
+    static func begin(_ module: HostedModule, origin: RequestOrigin) -> ModuleRun {
+        let run = ModuleRun(module)
         let task = RequestOrigin.$current.withValue(origin) { Task { await run.runToEnd() } }
         run.state.withLock { $0.task = task }
         return run
@@ -87,7 +83,8 @@ final class ModuleRun: Sendable {
         module.life.endReadinessWait()
         waiter?.resume(returning: true)
         if joined, case .failed = result {
-            failures?.runFailed(HookOutcome(module: module.name, phase: .run, result: result!, duration: start.duration(to: .now), start: start))
+            let outcome = HookOutcome(module: module.name, phase: .run, result: result!, duration: start.duration(to: .now), start: start)
+            module.context.host.runFailed.withLock { $0 }?(outcome)
         }
     }
 
@@ -317,11 +314,6 @@ private final class RunWatch: Sendable {
         let watch = RunWatch()
         return await withTimer(until: deadline, onExpiry: watch.expire) { await body(watch) }
     }
-}
-
-/// Where a `run` that fails once joined is reported: its host, which stops.
-protocol RunFailureReceiver: AnyObject, Sendable {
-    func runFailed(_ outcome: HookOutcome)
 }
 
 /// A `run` that was to report it is ready returned before it did.
