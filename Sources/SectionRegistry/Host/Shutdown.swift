@@ -264,10 +264,16 @@ extension ModuleHost {
         // Modules without a `run`: no index of them to make.
         guard runs.withLock({ !$0.isEmpty }) else { return ModuleRun.Ending() }
         let order = RosterIndex(modules)
-        let ending = runs.withLock { runs in
-            defer { runs.removeAll(where: order.contains) }
-            return runs.compactMap { run in order.index(of: run).map { (run, $0) } }
-        }.sorted { $0.1 < $1.1 }.map { $0.0 }
+        // Each run put at its module's place in `modules`: no sort.
+        var placed = [ModuleRun?](repeating: nil, count: modules.count)
+        runs.withLock { runs in
+            runs.removeAll { run in
+                guard let index = order.index(of: run) else { return false }
+                placed[index] = run
+                return true
+            }
+        }
+        let ending = placed.compactMap { $0 }
         guard !ending.isEmpty else { return ModuleRun.Ending() }
         let limit = configuration.drainTimeLimit
         let deadline = ContinuousClock.now + limit  // the intake and the drain together

@@ -112,11 +112,17 @@ final class ModuleLife: Sendable {
     /// Asks the module's `run` to finish: wakes its waiters and calls the
     /// handlers whose scopes are open, once.
     func requestDrain() {
-        let (waiters, first, later) = state.withLock { state -> ([(id: Int, continuation: Waiter<Void>)], ScopedHandler?, [ScopedHandler]) in
-            guard !state.drainRequested else { return ([], nil, []) }
+        // Taken out of the state by swapping: no copy of a list, and no
+        // empty list made to put back.
+        var waiters: [(id: Int, continuation: Waiter<Void>)] = []
+        var first: ScopedHandler?
+        var later: [ScopedHandler] = []
+        state.withLock { state in
+            guard !state.drainRequested else { return }
             state.drainRequested = true
-            defer { state.drainWaiters = []; state.drainHandler = nil; state.laterDrainHandlers = [] }
-            return (state.drainWaiters, state.drainHandler, state.laterDrainHandlers)
+            swap(&waiters, &state.drainWaiters)
+            swap(&first, &state.drainHandler)
+            swap(&later, &state.laterDrainHandlers)
         }
         for waiter in waiters { waiter.continuation.resume() }
         first?.call()
