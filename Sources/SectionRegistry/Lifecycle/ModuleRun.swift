@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ModuleRecords
 
 /// A module's ``AppModule/run(_:)``, in a task of the host's that lives
 /// until the module stops.
@@ -12,12 +16,25 @@
 /// launch (or load) still goes on: until the host says it is
 /// ``join()``ed, a failure belongs to that launch, which fails, and not to
 /// the running host, which would stop.
-final class ModuleRun: Sendable {
-    let module: HostedModule
-    private let state = Locked(State())
-    private let start = MonotonicInstant.now
+///
+/// A struct whose copies share one object: the run's module, start and
+/// state, with the mutex that guards the state in the object's own memory
+/// (a `ManagedBuffer`'s tail). The state behind a ``Locked`` beside a
+/// class of its own was two allocations for every `run`.
+struct ModuleRun: @unchecked Sendable {
+    // Unchecked: the state is only reached under the mutex, and the rest
+    // is fixed once made.
+    private let storage: RunStorage
 
-    private struct State {
+    /// What a run holds: its module and when it began, fixed once made, and
+    /// its state, which only the mutex guards.
+    fileprivate struct Parts {
+        let module: HostedModule
+        let start: MonotonicInstant
+        var state = State()
+    }
+
+    fileprivate struct State {
         /// The task the `run` runs in; set as it begins, before anybody
         /// else knows the run.
         var task: Task<Void, Never>?
@@ -37,8 +54,27 @@ final class ModuleRun: Sendable {
         var result: HookOutcome.Result?
     }
 
+    /// A run of `module`, not yet begun.
     private init(_ module: HostedModule) {
-        self.module = module
+        storage = RunStorage.make(Parts(module: module, start: .now))
+    }
+
+    /// The fixed parts are read in place, without the lock.
+    var module: HostedModule {
+        storage.withUnsafeMutablePointerToHeader { $0.pointee.module }
+    }
+
+    private var start: MonotonicInstant {
+        storage.withUnsafeMutablePointerToHeader { $0.pointee.start }
+    }
+
+    /// Runs `body` with exclusive access to the state.
+    private func withState<Result>(_ body: (inout State) -> Result) -> Result {
+        storage.withUnsafeMutablePointers { parts, mutex in
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return body(&parts.pointee.state)
+        }
     }
 
     /// Starts `module`'s `run`, in a task that carries `origin` (so that
@@ -55,7 +91,7 @@ final class ModuleRun: Sendable {
     static func begin(_ module: HostedModule, origin: RequestOrigin) -> ModuleRun {
         let run = ModuleRun(module)
         let task = RequestOrigin.$current.withValue(origin) { Task { await run.runToEnd() } }
-        run.state.withLock { $0.task = task }
+        run.withState { $0.task = task }
         return run
     }
 
@@ -73,7 +109,7 @@ final class ModuleRun: Sendable {
         } catch {
             result = .failed(error)
         }
-        let (waiter, joined) = state.withLock { state in
+        let (waiter, joined) = withState { state in
             state.ended = true
             state.result = result
             if !state.joined { state.endedDuringLaunch = result }
@@ -90,7 +126,7 @@ final class ModuleRun: Sendable {
 
     /// Cancels the task the `run` runs in.
     private func cancel() {
-        state.withLock { $0.task }?.cancel()
+        withState { $0.task }?.cancel()
     }
 
     /// The launch that began it has finished: from now on a failure stops
@@ -100,7 +136,7 @@ final class ModuleRun: Sendable {
     ///   failure, or a return (`.completed`) of a `run` that was to report
     ///   it is ready and never did.
     func join() -> HookOutcome.Result? {
-        state.withLock { state in
+        withState { state in
             state.joined = true
             return state.endedDuringLaunch
         }
@@ -130,7 +166,7 @@ final class ModuleRun: Sendable {
         // A run that will not be ready goes no further: the failed launch
         // ends it before it stops what it uses.
         cancel()
-        let ended = state.withLock { $0.ended ? $0.endedDuringLaunch : .some(.completed) }
+        let ended = withState { $0.ended ? $0.endedDuringLaunch : .some(.completed) }
         switch ended {
         case .failed(let error): throw error
         case .some where timedOut: throw ReadinessTimedOut(limit: limit ?? .zero)
@@ -143,7 +179,7 @@ final class ModuleRun: Sendable {
 
     /// Stops waiting for this `run`: a second stop.
     func cutOff() {
-        state.withLock { state -> Waiter<Bool>? in
+        withState { state -> Waiter<Bool>? in
             state.cutOff = true
             defer { state.waiter = nil }
             return state.waiter
@@ -238,11 +274,11 @@ final class ModuleRun: Sendable {
     /// How a `run` that ended within its drain ended: failed if it threw,
     /// completed if it returned or gave way to its cancellation.
     func drainedOutcome(since drainStart: MonotonicInstant) -> HookOutcome {
-        outcome(state.withLock { $0.result } ?? .completed, since: drainStart)
+        outcome(withState { $0.result } ?? .completed, since: drainStart)
     }
 
     var hasEnded: Bool {
-        state.withLock { $0.ended }
+        withState { $0.ended }
     }
 
     private func outcome(_ result: HookOutcome.Result, since start: MonotonicInstant) -> HookOutcome {
@@ -254,14 +290,14 @@ final class ModuleRun: Sendable {
     }
 
     private var isCutOff: Bool {
-        state.withLock { $0.cutOff }
+        withState { $0.cutOff }
     }
 
     /// Whether the `run` has ended before `watch` expired; `false` at once
     /// once cut off. The caller has made it the run `watch` watches.
     fileprivate func waitForEnd(_ watch: RunWatch) async -> Bool {
         await suspend { (continuation: Waiter<Bool>) in
-            let now = state.withLock { state -> Bool? in
+            let now = withState { state -> Bool? in
                 if state.ended { return true }
                 if state.cutOff || watch.isExpired { return false }
                 state.waiter = continuation
@@ -273,10 +309,26 @@ final class ModuleRun: Sendable {
 
     /// Wakes the wait for this `run`: its timer ran out.
     fileprivate func wake() {
-        state.withLock { state -> Waiter<Bool>? in
+        withState { state -> Waiter<Bool>? in
             defer { state.waiter = nil }
             return state.waiter
         }?.resume(returning: false)
+    }
+}
+
+/// A run's parts, in the header, and the mutex that guards its state, in
+/// the tail.
+private final class RunStorage: ManagedBuffer<ModuleRun.Parts, pthread_mutex_t> {
+    static func make(_ parts: ModuleRun.Parts) -> RunStorage {
+        let buffer = create(minimumCapacity: 1) { buffer in
+            buffer.withUnsafeMutablePointerToElements { _ = PthreadMutex(in: $0) }
+            return parts
+        }
+        return unsafeDowncast(buffer, to: RunStorage.self)
+    }
+
+    deinit {
+        withUnsafeMutablePointerToElements { _ = pthread_mutex_destroy($0) }
     }
 }
 
