@@ -38,9 +38,12 @@ package enum RegistryRules {
     /// are equal.
     private static func declaredOrder<Entry: RegistryEntry>(of modules: UnsafeBufferPointer<Entry>) -> [Int] {
         let keys = modules.map { SortKey($0) }
-        return mergeSorted(Array(modules.indices)) { lhs, rhs in
-            if keys[lhs] != keys[rhs] { return keys[lhs] < keys[rhs] }
-            return modules[lhs].precedesInDeclaredOrder(modules[rhs])
+        return keys.withUnsafeBufferPointer { keys in
+            mergeSorted(Array(modules.indices)) { lhs, rhs in
+                let left = keys[lhs], right = keys[rhs]
+                if left != right { return left < right }
+                return modules[lhs].precedesInDeclaredOrder(modules[rhs])
+            }
         }
     }
 
@@ -63,30 +66,35 @@ package enum RegistryRules {
             break
         }
         if inOrder { return positions }
+        let count = positions.count
         var source = positions
-        var target = positions
+        var target = [Int](repeating: 0, count: count)
         var width = 1
-        while width < source.count {
-            for start in stride(from: 0, to: source.count, by: 2 * width) {
-                let middle = min(start + width, source.count), end = min(start + 2 * width, source.count)
-                var left = start, right = middle, out = start
-                if middle < end && !precedes(source[middle], source[middle - 1]) {
-                    // Already in order: the right run starts after the left one.
-                    for index in start..<end { target[index] = source[index] }
-                    continue
-                }
-                while left < middle && right < end {
-                    if precedes(source[right], source[left]) {
-                        target[out] = source[right]
-                        right += 1
-                    } else {
-                        target[out] = source[left]
-                        left += 1
+        while width < count {
+            source.withUnsafeBufferPointer { source in
+                target.withUnsafeMutableBufferPointer { target in
+                    for start in stride(from: 0, to: count, by: 2 * width) {
+                        let middle = min(start + width, count), end = min(start + 2 * width, count)
+                        var left = start, right = middle, out = start
+                        if middle < end && !precedes(source[middle], source[middle - 1]) {
+                            // Already in order: the right run starts after the left one.
+                            for index in start..<end { target[index] = source[index] }
+                            continue
+                        }
+                        while left < middle && right < end {
+                            if precedes(source[right], source[left]) {
+                                target[out] = source[right]
+                                right += 1
+                            } else {
+                                target[out] = source[left]
+                                left += 1
+                            }
+                            out += 1
+                        }
+                        for index in left..<middle { target[out] = source[index]; out += 1 }
+                        for index in right..<end { target[out] = source[index]; out += 1 }
                     }
-                    out += 1
                 }
-                for index in left..<middle { target[out] = source[index]; out += 1 }
-                for index in right..<end { target[out] = source[index]; out += 1 }
             }
             swap(&source, &target)
             width *= 2

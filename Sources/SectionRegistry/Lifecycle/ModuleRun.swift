@@ -28,7 +28,7 @@ struct ModuleRun: @unchecked Sendable {
 
     /// What a run holds: its module and when it began, fixed once made, and
     /// its state, which only the mutex guards.
-    fileprivate struct Parts {
+    fileprivate struct Fields {
         let module: HostedModule
         let start: MonotonicInstant
         var state = State()
@@ -56,7 +56,7 @@ struct ModuleRun: @unchecked Sendable {
 
     /// A run of `module`, not yet begun.
     private init(_ module: HostedModule) {
-        storage = RunStorage.make(Parts(module: module, start: .now))
+        storage = RunStorage.make(Fields(module: module, start: .now))
     }
 
     /// The fixed parts are read in place, without the lock.
@@ -318,8 +318,8 @@ struct ModuleRun: @unchecked Sendable {
 
 /// A run's parts, in the header, and the mutex that guards its state, in
 /// the tail.
-private final class RunStorage: ManagedBuffer<ModuleRun.Parts, pthread_mutex_t> {
-    static func make(_ parts: ModuleRun.Parts) -> RunStorage {
+private final class RunStorage: ManagedBuffer<ModuleRun.Fields, pthread_mutex_t> {
+    static func make(_ parts: ModuleRun.Fields) -> RunStorage {
         let buffer = create(minimumCapacity: 1) { buffer in
             buffer.withUnsafeMutablePointerToElements { _ = PthreadMutex(in: $0) }
             return parts
