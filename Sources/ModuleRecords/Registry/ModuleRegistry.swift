@@ -90,9 +90,10 @@ public struct ModuleRegistry: Sendable {
     private init(_ candidates: [ModuleDescriptor], problems: [DiscoveryProblem]) throws(RegistryError) {
         let checked = RegistryRules.check(candidates, problems: problems)
         guard checked.problems.isEmpty else { throw .discovery(checked.problems) }
-        var modules = candidates
-        modules.rearrange(into: checked.declaredOrder)
-        self.modules = modules
+        // One copy of each descriptor, in order. Rearranging a copy of the
+        // list in place copied the list first (the caller still holds it),
+        // then swapped every element.
+        modules = checked.declaredOrder.map { candidates[$0] }
         names = checked.names
     }
 
@@ -104,21 +105,4 @@ public struct ModuleRegistry: Sendable {
         }
     }
 
-}
-
-extension Array {
-    /// Puts the element at `order[i]` at `i`, moving elements along the
-    /// permutation's cycles instead of copying them all into a new array.
-    fileprivate mutating func rearrange(into order: [Int]) {
-        var placed = [Bool](repeating: false, count: count)
-        for start in indices where !placed[start] {
-            var current = start
-            placed[current] = true
-            while order[current] != start {
-                swapAt(current, order[current])
-                current = order[current]
-                placed[current] = true
-            }
-        }
-    }
 }
