@@ -90,10 +90,12 @@ public struct ModuleRegistry: Sendable {
     private init(_ candidates: [ModuleDescriptor], problems: [DiscoveryProblem]) throws(RegistryError) {
         let checked = RegistryRules.check(candidates, problems: problems)
         guard checked.problems.isEmpty else { throw .discovery(checked.problems) }
-        // One copy of each descriptor, in order. Rearranging a copy of the
-        // list in place copied the list first (the caller still holds it),
-        // then swapped every element.
-        modules = checked.declaredOrder.map { candidates[$0] }
+        // Linked records usually lie in declared order already: then the
+        // list is kept as it is. Otherwise one copy of each descriptor, in
+        // order (rearranging a copy in place copied the list first, since
+        // the caller still holds it, then swapped every element).
+        let order = checked.declaredOrder
+        modules = order.elementsEqual(order.indices) ? candidates : order.map { candidates[$0] }
         names = checked.names
     }
 
