@@ -69,6 +69,23 @@ extension LogRecorder {
         #expect(log.about("Quick", .start, at: .warning).isEmpty, "a quick hook is no warning")
     }
 
+    /// The threshold is compared in whole nanoseconds: one longer than an
+    /// `Int64` of them holds is never crossed, and one of zero is crossed by
+    /// every hook that takes any time at all.
+    @Test(arguments: [(Duration.seconds(Int64.max), false), (.zero, true)])
+    func theSlowHookThresholdHoldsAtItsExtremes(threshold: Duration, warns: Bool) async throws {
+        let log = LogRecorder()
+        let host = ModuleHost(registry: try declare([
+            scripted("Napping", journal: journal) { $0.whileStarting = { try await Task.sleep(for: .milliseconds(5)) } },
+        ]), configuration: testConfiguration {
+            $0.log = log.handler(logLevel: .info)
+            $0.slowHookThreshold = threshold
+        })
+        try await host.launch()
+        await host.terminate()
+        #expect(log.about("Napping", .start, at: .warning).isEmpty == !warns, "\(log.lines)")
+    }
+
     @Test func aModulesLinesCarryItsNameAndLevelsBelowTheHandlersAreDropped() async throws {
         let log = try await launchAndStop(logLevel: .warning)
         #expect(log.lines.allSatisfy { $0.level >= .warning })

@@ -59,7 +59,7 @@ struct ModuleRun: @unchecked Sendable {
         storage = RunStorage.make(Fields(module: module, start: .now))
     }
 
-    /// The fixed parts are read in place, without the lock.
+    /// The fixed fields are read in place, without the lock.
     var module: HostedModule {
         storage.withUnsafeMutablePointerToHeader { $0.pointee.module }
     }
@@ -70,10 +70,10 @@ struct ModuleRun: @unchecked Sendable {
 
     /// Runs `body` with exclusive access to the state.
     private func withState<Result>(_ body: (inout State) -> Result) -> Result {
-        storage.withUnsafeMutablePointers { parts, mutex in
+        storage.withUnsafeMutablePointers { fields, mutex in
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }
-            return body(&parts.pointee.state)
+            return body(&fields.pointee.state)
         }
     }
 
@@ -316,13 +316,13 @@ struct ModuleRun: @unchecked Sendable {
     }
 }
 
-/// A run's parts, in the header, and the mutex that guards its state, in
+/// A run's fields, in the header, and the mutex that guards its state, in
 /// the tail.
 private final class RunStorage: ManagedBuffer<ModuleRun.Fields, pthread_mutex_t> {
-    static func make(_ parts: ModuleRun.Fields) -> RunStorage {
+    static func make(_ fields: ModuleRun.Fields) -> RunStorage {
         let buffer = create(minimumCapacity: 1) { buffer in
             buffer.withUnsafeMutablePointerToElements { _ = PthreadMutex(in: $0) }
-            return parts
+            return fields
         }
         return unsafeDowncast(buffer, to: RunStorage.self)
     }

@@ -23,8 +23,8 @@ struct MonotonicInstant: Comparable, Sendable {
         .nanoseconds(later.nanoseconds - nanoseconds)
     }
 
-    /// `duration` in whole nanoseconds, `Int64.max` for one longer than
-    /// an `Int64` of them holds (292 years).
+    /// `duration` in whole nanoseconds, held at `Int64.max` (or `.min`)
+    /// for one beyond what an `Int64` of them holds (292 years).
     static func nanoseconds(of duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
         let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
