@@ -69,11 +69,18 @@ struct ModuleRun: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the state.
+    ///
+    /// The state is reached through a pointer of its own: an access through
+    /// the header's pointer is an access to the whole header, which
+    /// ThreadSanitizer reports as a race with the unlocked reads of the
+    /// fixed fields beside it.
     private func withState<Result>(_ body: (inout State) -> Result) -> Result {
         storage.withUnsafeMutablePointers { fields, mutex in
+            let state = (UnsafeMutableRawPointer(fields) + MemoryLayout<Fields>.offset(of: \Fields.state)!)
+                .assumingMemoryBound(to: State.self)
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }
-            return body(&fields.pointee.state)
+            return body(&state.pointee)
         }
     }
 
