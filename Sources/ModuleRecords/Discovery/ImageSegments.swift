@@ -22,11 +22,10 @@ package struct ImageSegments: Sendable, Hashable {
         bounds = ranges.flatMap { [$0.lowerBound, $0.upperBound] }
     }
 
-    /// The segments from `start` (inclusive) to `end` (exclusive) of each
-    /// pair in `pairs`.
-    package init<Pairs: Sequence>(pairs: Pairs, start: (Pairs.Element) -> UInt, end: (Pairs.Element) -> UInt) {
-        var bounds: [UInt] = []
-        for pair in pairs { bounds += [start(pair), end(pair)] }
+    /// The segments given as their bounds, flat: each segment's start
+    /// (inclusive), then its end (exclusive).
+    package init(bounds: [UInt]) {
+        precondition(bounds.count % 2 == 0, "segment bounds come in pairs")
         self.bounds = bounds
     }
 

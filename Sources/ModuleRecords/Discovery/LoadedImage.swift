@@ -33,10 +33,19 @@ package struct LoadedImage: Sendable {
     /// a note that failed.
     package let problem: DiscoveryProblem?
 
+    /// Whether the image has no ``problem``: its section can be read.
+    package var isReadable: Bool {
+        // A pattern, not `problem == nil`: the comparison copies the
+        // optional, which makes the runtime build its type's metadata on
+        // first use, in every launch (tens of thousands of instructions).
+        if case .some = problem { return false }
+        return true
+    }
+
     /// The section's bytes, between the image's `__start_app_modules` and
     /// `__stop_app_modules`; empty for an image with a ``problem``.
     package var section: UnsafeRawBufferPointer {
-        guard problem == nil else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        guard isReadable else { return UnsafeRawBufferPointer(start: nil, count: 0) }
         return UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: start), count: Int(stop - start))
     }
 
@@ -73,11 +82,15 @@ package struct LoadedImage: Sendable {
 
     private static func readableSegments(of image: app_modules_image) -> ImageSegments {
         withUnsafePointer(to: image) { image in
+            // The C function writes its pairs of addresses straight into
+            // the bounds: no array of the C struct, whose metadata the
+            // runtime would make on first use.
             let count = app_modules_readable_segments(image, nil, 0)
-            let segments = [app_modules_segment](unsafeUninitializedCapacity: count) { buffer, initialized in
-                initialized = app_modules_readable_segments(image, buffer.baseAddress, count)
+            let bounds = [UInt](unsafeUninitializedCapacity: 2 * count) { buffer, initialized in
+                let pairs = UnsafeMutableRawPointer(buffer.baseAddress)?.bindMemory(to: app_modules_segment.self, capacity: count)
+                initialized = 2 * min(count, app_modules_readable_segments(image, pairs, count))
             }
-            return ImageSegments(pairs: segments, start: { UInt($0.start) }, end: { UInt($0.end) })
+            return ImageSegments(bounds: bounds)
         }
     }
 

@@ -20,10 +20,19 @@ package struct StartPlan: Sendable {
     /// For each position, the positions of the modules it comes after, as
     /// declared; empty for a disabled or left-out module.
     private let dependencies: [[Int]]
-    /// For each position, whether it may start alongside others of its level.
-    private let concurrent: [Bool]
-    /// For each position, its level.
-    private let levels: [ModuleLevel]
+    /// For each position, which modules it may start alongside: those of
+    /// its level that start concurrently share its level's raw value; one
+    /// that does not is ``startsAlone``. One list of `Int`s rather than a
+    /// list of flags and one of levels: each list's element type is a
+    /// type the runtime makes on the first launch of every process.
+    private let startGroups: [Int]
+
+    /// The start group of a module that starts by itself.
+    private static let startsAlone = -1
+
+    private static func startGroup(concurrent: Bool, level: ModuleLevel) -> Int {
+        concurrent ? Int(level.rawValue) : startsAlone
+    }
 
     /// Plans the `modules` of a registry (in declared order) that are not
     /// `disabled`.
@@ -39,16 +48,15 @@ package struct StartPlan: Sendable {
         }
         let none = [[Int]](repeating: [], count: modules.count)
         self.init(order: Array(modules.indices), dependencies: none, dependents: none,
-                  concurrent: modules.map(\.startsConcurrently), levels: modules.map(\.level))
+                  startGroups: modules.map { Self.startGroup(concurrent: $0.startsConcurrently, level: $0.level) })
     }
 
-    private init(order: [Int], dependencies: [[Int]], dependents: [[Int]], concurrent: [Bool], levels: [ModuleLevel]) {
+    private init(order: [Int], dependencies: [[Int]], dependents: [[Int]], startGroups: [Int]) {
         self.order = order
         self.dependencies = dependencies
         self.dependents = dependents
-        self.concurrent = concurrent
-        self.levels = levels
-        self.steps = Self.steps(of: order, dependencies: dependencies, concurrent: concurrent, levels: levels)
+        self.startGroups = startGroups
+        self.steps = Self.steps(of: order, dependencies: dependencies, startGroups: startGroups)
     }
 
     /// Plans the `declarations` (in declared order) that are not `disabled`
@@ -72,13 +80,13 @@ package struct StartPlan: Sendable {
             }
         }
         self.init(order: order, dependencies: dependencies, dependents: dependents,
-                  concurrent: declarations.map(\.startsConcurrently), levels: declarations.map(\.level))
+                  startGroups: declarations.map { Self.startGroup(concurrent: $0.startsConcurrently, level: $0.level) })
     }
 
     /// The steps of the modules at `first` and after, in start order: those
     /// a plugin adds to the modules declared before them.
     package func steps(from first: Int) -> StartSteps {
-        first == 0 ? steps : Self.steps(of: order.filter { $0 >= first }, dependencies: dependencies, concurrent: concurrent, levels: levels)
+        first == 0 ? steps : Self.steps(of: order.filter { $0 >= first }, dependencies: dependencies, startGroups: startGroups)
     }
 
     /// Groups `order`, a start order, into steps. A module that does not
@@ -86,7 +94,7 @@ package struct StartPlan: Sendable {
     /// modules of one level share steps: each goes in the step after the
     /// last of its dependencies among them, so dependents still wait for
     /// what they depend on.
-    private static func steps(of order: [Int], dependencies: [[Int]], concurrent: [Bool], levels: [ModuleLevel]) -> StartSteps {
+    private static func steps(of order: [Int], dependencies: [[Int]], startGroups: [Int]) -> StartSteps {
         var steps = StartSteps()
         steps.positions.reserveCapacity(order.count)
         var run: [Int] = []
@@ -106,13 +114,14 @@ package struct StartPlan: Sendable {
         }
 
         for module in order {
-            if !concurrent[module] || run.first.map({ levels[$0] != levels[module] }) == true {
+            let group = startGroups[module]
+            if group == startsAlone || run.first.map({ startGroups[$0] != group }) == true {
                 closeRun()
             }
-            if concurrent[module] {
-                run.append(module)
-            } else {
+            if group == startsAlone {
                 steps.append(CollectionOfOne(module))
+            } else {
+                run.append(module)
             }
         }
         closeRun()

@@ -45,7 +45,7 @@ public struct ModuleRegistry: Sendable {
         var modules: [ModuleDescriptor] = []
         var problems: [DiscoveryProblem] = []
         for image in images {
-            if let problem = image.problem {
+            if case .some(let problem) = image.problem {
                 problems.append(problem)
                 continue
             }
@@ -65,7 +65,7 @@ public struct ModuleRegistry: Sendable {
         }
         // Images whose note failed are reported above and asked nothing
         // more.
-        let copies = Self.registryCopies(besides: images.filter { $0.problem == nil }, copyMarker: copyMarker)
+        let copies = Self.registryCopies(besides: images.filter(\.isReadable), copyMarker: copyMarker)
         if copies.count > 1 && !modules.isEmpty {
             problems.append(.severalRegistryCopies(copies))
         }

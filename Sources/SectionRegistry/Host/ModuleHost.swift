@@ -320,7 +320,10 @@ public actor ModuleHost {
     func bringUp(_ order: [Int], in steps: StartSteps, request id: Int, kind: HostRequests.Kind) async throws(HostError) {
         guard let descriptors = lifecycle.roster?.modules else { throw .cancelled(rollback: []) }
         let first = order.min() ?? 0
-        var created = [HostedModule?](repeating: nil, count: descriptors.count - first)
+        // Where each position's module is in `modules`. Indices, not a list
+        // of optional modules: that list's types would be made on the first
+        // launch of every process, for no other use.
+        var made = [Int](repeating: -1, count: descriptors.count - first)
         var modules: [HostedModule] = []
         modules.reserveCapacity(order.count)
         for (rank, position) in order.enumerated() {
@@ -330,7 +333,7 @@ public actor ModuleHost {
                 context: ModuleContext(moduleName: descriptor.name, rank: nextRank + rank, host: shared),
                 position: position
             )
-            created[position - first] = module
+            made[position - first] = modules.count
             modules.append(module)
         }
         nextRank += modules.count
@@ -344,7 +347,7 @@ public actor ModuleHost {
 
         var startOrder: [HostedModule] = []
         startOrder.reserveCapacity(modules.count)
-        for position in steps.positions { startOrder.append(created[position - first]!) }
+        for position in steps.positions { startOrder.append(modules[made[position - first]]) }
         // A run begins right after its module's start; where no module has
         // one, the start hooks pay no follow-up call.
         let start = PhaseRun(.start, of: startOrder, stepSizes: steps.sizes, limit: configuration.startTimeLimit, grace: grace,

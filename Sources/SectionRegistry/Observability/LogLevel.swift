@@ -21,7 +21,22 @@ public enum LogLevel: String, Sendable, Hashable, CaseIterable, Comparable, Cust
     }
 
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+        lhs.severity < rhs.severity
+    }
+
+    /// The position in declaration order. A switch, not a search of
+    /// `allCases`: every message the host might log asks, and the array
+    /// would be made (its type too, on first use) for each question.
+    private var severity: Int {
+        switch self {
+        case .trace: 0
+        case .debug: 1
+        case .info: 2
+        case .notice: 3
+        case .warning: 4
+        case .error: 5
+        case .critical: 6
+        }
     }
 
     public var description: String { rawValue }
