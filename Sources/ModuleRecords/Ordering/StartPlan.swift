@@ -15,10 +15,13 @@ package struct StartPlan: Sendable {
     /// a step when the one before it is done.
     package let steps: StartSteps
     /// For each position, the positions of the enabled modules that come
-    /// right after it (name it in their `after`), in declared order.
-    package let dependents: [[Int]]
+    /// right after it (name it in their `after`), in declared order; no
+    /// entry at all when no module comes after another (see
+    /// ``dependents(of:)``).
+    private let dependents: [[Int]]
     /// For each position, the positions of the modules it comes after, as
-    /// declared; empty for a disabled or left-out module.
+    /// declared; empty for a disabled or left-out module; no entry at all
+    /// when no module comes after another.
     private let dependencies: [[Int]]
     /// For each position, which modules it may start alongside: those of
     /// its level that start concurrently share its level's raw value; one
@@ -46,8 +49,9 @@ package struct StartPlan: Sendable {
             try self.init(modules.map(\.declaration), disabled: disabled)
             return
         }
-        let none = [[Int]](repeating: [], count: modules.count)
-        self.init(order: Array(modules.indices), dependencies: none, dependents: none,
+        // No table of who comes after whom: a list of N empty lists cost
+        // a retain and a release a module, for nothing to read.
+        self.init(order: Array(modules.indices), dependencies: [], dependents: [],
                   startGroups: modules.map { Self.startGroup(concurrent: $0.startsConcurrently, level: $0.level) })
     }
 
@@ -68,10 +72,12 @@ package struct StartPlan: Sendable {
     package init(_ declarations: [ModuleDeclaration], disabled: Set<String>, leavingOut leftOut: Set<Int> = []) throws(RegistryError) {
         let kept = leftOut.isEmpty ? Array(declarations.indices) : declarations.indices.filter { !leftOut.contains($0) }
         let order = try StartOrder.resolve(kept.map { declarations[$0] }, disabled: disabled).map { kept[$0] }
-        var dependencies = [[Int]](repeating: [], count: declarations.count)
-        var dependents = [[Int]](repeating: [], count: declarations.count)
-        // Only modules that come after others need the table of names.
+        var dependencies: [[Int]] = [], dependents: [[Int]] = []
+        // Only modules that come after others need the tables, and the
+        // table of names.
         if order.contains(where: { !declarations[$0].dependencies.isEmpty }) {
+            dependencies = [[Int]](repeating: [], count: declarations.count)
+            dependents = dependencies
             var position: [String: Int] = [:]
             for index in kept { position[declarations[index].name] = position[declarations[index].name] ?? index }
             for index in order.sorted() {
@@ -81,6 +87,12 @@ package struct StartPlan: Sendable {
         }
         self.init(order: order, dependencies: dependencies, dependents: dependents,
                   startGroups: declarations.map { Self.startGroup(concurrent: $0.startsConcurrently, level: $0.level) })
+    }
+
+    /// The positions of the enabled modules that come right after the one
+    /// at `position` (name it in their `after`), in declared order.
+    package func dependents(of position: Int) -> [Int] {
+        dependents.isEmpty ? [] : dependents[position]
     }
 
     /// The steps of the modules at `first` and after, in start order: those
@@ -104,7 +116,8 @@ package struct StartPlan: Sendable {
             var depth: [Int: Int] = [:]
             var layers: [[Int]] = []
             for module in run {
-                let layer = dependencies[module].compactMap { depth[$0].map { $0 + 1 } }.max() ?? 0
+                let declared = dependencies.isEmpty ? [] : dependencies[module]
+                let layer = declared.compactMap { depth[$0].map { $0 + 1 } }.max() ?? 0
                 depth[module] = layer
                 if layer == layers.count { layers.append([]) }
                 layers[layer].append(module)
@@ -119,7 +132,7 @@ package struct StartPlan: Sendable {
                 closeRun()
             }
             if group == startsAlone {
-                steps.append(CollectionOfOne(module))
+                steps.append(module)
             } else {
                 run.append(module)
             }
@@ -149,5 +162,12 @@ package struct StartSteps: Sendable, Equatable {
     mutating func append(_ step: some Collection<Int>) {
         positions.append(contentsOf: step)
         sizes.append(step.count)
+    }
+
+    /// Appends a step of one module: most steps are one, and the generic
+    /// append of a collection cost tens of instructions more for each.
+    mutating func append(_ position: Int) {
+        positions.append(position)
+        sizes.append(1)
     }
 }

@@ -94,8 +94,7 @@ public struct ModuleRegistry: Sendable {
         // list is kept as it is. Otherwise one copy of each descriptor, in
         // order (rearranging a copy in place copied the list first, since
         // the caller still holds it, then swapped every element).
-        let order = checked.declaredOrder
-        modules = order.elementsEqual(order.indices) ? candidates : order.map { candidates[$0] }
+        modules = checked.isInDeclaredOrder ? candidates : checked.declaredOrder.map { candidates[$0] }
         names = checked.names
     }
 

@@ -1,17 +1,18 @@
 /// The rules a set of modules must follow to make a registry, checked the
 /// same way at run time and by the `section-registry` inspector.
 package enum RegistryRules {
-    /// The positions of `modules` in declared order, the name map (keyed
-    /// by names, holding positions in declared order), and the problems
-    /// added to `problems`: duplicate names (each pair named in section
-    /// order) and, for an empty set, ``DiscoveryProblem/noModules``.
+    /// The positions of `modules` in declared order, whether that is the
+    /// order they are given in (the sort's own first pass tells), the name
+    /// map (keyed by names, holding positions in declared order), and the
+    /// problems added to `problems`: duplicate names (each pair named in
+    /// section order) and, for an empty set, ``DiscoveryProblem/noModules``.
     package static func check<Entry: RegistryEntry>(
         _ modules: [Entry], problems: [DiscoveryProblem]
-    ) -> (declaredOrder: [Int], names: NameTable, problems: [DiscoveryProblem]) {
+    ) -> (declaredOrder: [Int], isInDeclaredOrder: Bool, names: NameTable, problems: [DiscoveryProblem]) {
         var problems = problems
         var names = NameTable(expecting: modules.count)
-        let order = modules.withUnsafeBufferPointer { modules in
-            let order = declaredOrder(of: modules)
+        let (order, isInOrder) = modules.withUnsafeBufferPointer { modules in
+            let (order, isInOrder) = declaredOrder(of: modules)
             for (position, index) in order.enumerated() {
                 let other = modules[index].withNameBytes { name in
                     names.update(position, name: name) { modules[order[$0]].hasName($1) }
@@ -21,12 +22,12 @@ package enum RegistryRules {
                     problems.append(.duplicateName(modules[index].name, pair[0].location, pair[1].location))
                 }
             }
-            return order
+            return (order, isInOrder)
         }
         if modules.isEmpty && problems.isEmpty {
             problems.append(.noModules)
         }
-        return (order, names, problems)
+        return (order, isInOrder, names, problems)
     }
 
     /// The positions of `modules` sorted into declared order (see
@@ -36,7 +37,7 @@ package enum RegistryRules {
     /// Each module's level, priority and first eight name bytes are read
     /// once into one integer pair; whole names are compared only when those
     /// are equal.
-    private static func declaredOrder<Entry: RegistryEntry>(of modules: UnsafeBufferPointer<Entry>) -> [Int] {
+    private static func declaredOrder<Entry: RegistryEntry>(of modules: UnsafeBufferPointer<Entry>) -> (order: [Int], isInOrder: Bool) {
         let keys = modules.map { SortKey($0) }
         return keys.withUnsafeBufferPointer { keys in
             mergeSorted(Array(modules.indices)) { lhs, rhs in
@@ -47,15 +48,16 @@ package enum RegistryRules {
         }
     }
 
-    /// `positions` sorted by `precedes`, stable: a bottom-up merge sort that
-    /// takes one comparison per run boundary when a run is in order, and
-    /// one pass when the whole input is.
+    /// `positions` sorted by `precedes`, stable, and whether they were in
+    /// order already: a bottom-up merge sort that takes one comparison per
+    /// run boundary when a run is in order, and one pass when the whole
+    /// input is.
     ///
     /// Not the standard library's sort: that keeps its runs in an array of
     /// `Range<Int>`, and the first use of that type looks up `Int`'s
     /// `Comparable` conformance, which scans every image's conformance
     /// records: most of the time of a process's first discovery.
-    private static func mergeSorted(_ positions: [Int], by precedes: (Int, Int) -> Bool) -> [Int] {
+    private static func mergeSorted(_ positions: [Int], by precedes: (Int, Int) -> Bool) -> (order: [Int], isInOrder: Bool) {
         // Records usually lie in declared order already (the linker keeps
         // the objects' order, and a target's files are sorted): one pass
         // finds that, where the merge passes would copy every position
@@ -65,7 +67,7 @@ package enum RegistryRules {
             inOrder = false
             break
         }
-        if inOrder { return positions }
+        if inOrder { return (positions, true) }
         let count = positions.count
         var source = positions
         var target = [Int](repeating: 0, count: count)
@@ -99,7 +101,7 @@ package enum RegistryRules {
             swap(&source, &target)
             width *= 2
         }
-        return source
+        return (source, false)
     }
 
     /// Level, then priority (higher first), then the name's first eight

@@ -113,7 +113,7 @@ extension ModuleHost {
         // unloaded) but that one of them comes after: starting it would
         // break the start order.
         for position in 0..<positions.lowerBound where !roster.isRunning(position) {
-            if let dependent = plan.dependents[position].first(where: positions.contains) {
+            if let dependent = plan.dependents(of: position).first(where: positions.contains) {
                 lifecycle.changeRoster { $0.leaveOut(positions) }
                 throw .dependencyNotRunning(roster.modules[dependent].name, plugin: path, dependency: roster.modules[position].name)
             }
@@ -160,7 +160,7 @@ extension ModuleHost {
             roster.leaveOut(plugin.positions)
             return roster.takeStarted(at: plugin.positions)
         } ?? []
-        let outcomes = await stop(stopping.reversed())
+        let outcomes = await stop(Array(stopping.reversed()))
         plugin.library.close()
         return .success(outcomes)
     }

@@ -433,7 +433,7 @@ public actor ModuleHost {
     private func rollBack(_ started: [HostedModule], created: [HostedModule], because interruption: Interruption) async -> HostError {
         lifecycle.changeRoster { _ = $0.takeStarted(at: Set(started.map(\.position))) }
         for module in created { shared.forget(module.life) }
-        let rollback = await stop(started.reversed())
+        let rollback = await stop(Array(started.reversed()))
         switch interruption {
         case .cancelled:
             let error = HostError.cancelled(rollback: rollback)
@@ -540,12 +540,17 @@ public actor ModuleHost {
     /// The outcomes of the hooks of `phase` that were called, and for a stop
     /// phase those skipped.
     static func outcomes(of phase: PhaseRun, _ records: PhaseRecords) -> [HookOutcome] {
-        records.indices.compactMap { position in
+        // Room for every hook at once: a stop has an outcome for each, and
+        // growing the list moved every outcome made so far at each doubling.
+        var outcomes: [HookOutcome] = []
+        outcomes.reserveCapacity(phase.phase == .stop ? records.hooks.count : 0)
+        for position in records.indices {
             let record = records[position]
-            guard record.ended || phase.phase == .stop else { return nil }
-            return HookOutcome(module: phase.modules[position].name, phase: phase.phase, result: records.result(at: position),
-                               duration: record.duration, start: record.start)
+            guard record.ended || phase.phase == .stop else { continue }
+            outcomes.append(HookOutcome(module: phase.modules[position].name, phase: phase.phase, result: records.result(at: position),
+                                        duration: record.duration, start: record.start))
         }
+        return outcomes
     }
 
     /// Logs and traces what each hook of `phase` did. Each hook costs a

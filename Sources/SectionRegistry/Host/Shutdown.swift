@@ -159,7 +159,10 @@ extension ModuleHost {
         case .running(let roster):
             enter(.stopping(requests.shutdown.reason ?? .terminate))
             await serveAsLameDuck()
-            let outcomes = await stop(roster.started.reversed())
+            // An array made from the reversed view: `reversed()` where an
+            // array is expected is Sequence's, which copied every module
+            // and then reversed the copy in place.
+            let outcomes = await stop(Array(roster.started.reversed()))
             for plugin in roster.plugins {
                 plugin.library.close()
             }
@@ -246,7 +249,9 @@ extension ModuleHost {
         for (module, record) in zip(modules, records.hooks) where !record.ended {
             shared.forget(module.life)  // skipped: not forgotten by the runner
         }
-        return runs.outcomes() + Self.outcomes(of: phase, records)
+        let runOutcomes = runs.outcomes(), hookOutcomes = Self.outcomes(of: phase, records)
+        // Usually no run ended badly: the hooks' list as it is, not copied.
+        return runOutcomes.isEmpty ? hookOutcomes : runOutcomes + hookOutcomes
     }
 
     /// Ends the `run`s of `modules` (given in the order they stop: reverse

@@ -48,7 +48,7 @@ struct HostRoster: Sendable {
     /// The running modules, in start order, that come right after a module
     /// at `positions` and are not at one of them.
     func runningDependents(of positions: some Collection<Int>) -> [HostedModule] {
-        let after = Set(positions.flatMap { plan.dependents[$0] })
+        let after = Set(positions.flatMap { plan.dependents(of: $0) })
         return started.filter { after.contains($0.position) && !positions.contains($0.position) }
     }
 
