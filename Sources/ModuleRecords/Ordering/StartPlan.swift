@@ -112,7 +112,6 @@ package struct StartPlan: Sendable {
         var run: [Int] = []
 
         func closeRun() {
-            guard !run.isEmpty else { return }
             var depth: [Int: Int] = [:]
             var layers: [[Int]] = []
             for module in run {
@@ -128,7 +127,9 @@ package struct StartPlan: Sendable {
 
         for module in order {
             let group = startGroups[module]
-            if group == startsAlone || run.first.map({ startGroups[$0] != group }) == true {
+            // Tested here, not in closeRun: most modules start alone, and
+            // each call, to close no run, cost a module tens of instructions.
+            if let first = run.first, group == startsAlone || startGroups[first] != group {
                 closeRun()
             }
             if group == startsAlone {
@@ -137,7 +138,7 @@ package struct StartPlan: Sendable {
                 run.append(module)
             }
         }
-        closeRun()
+        if !run.isEmpty { closeRun() }
         return steps
     }
 }

@@ -40,7 +40,9 @@ final class HostState: Sendable {
     /// module did; a second call does nothing.
     func forget(_ module: ModuleLife) {
         guard let registered = module.end() else { return }
-        handlers.removeHandlers(of: module, events: registered.handlerEvents)
-        services.removeServices(of: module.moduleName, types: registered.services)
+        // Most modules register neither: then no call, and no copy of the
+        // name, a module.
+        if !registered.handlerEvents.isEmpty { handlers.removeHandlers(of: module, events: registered.handlerEvents) }
+        if !registered.services.isEmpty { services.removeServices(of: module.moduleName, types: registered.services) }
     }
 }
