@@ -92,7 +92,13 @@ package struct StartPlan: Sendable {
     /// The positions of the enabled modules that come right after the one
     /// at `position` (name it in their `after`), in declared order.
     package func dependents(of position: Int) -> [Int] {
-        dependents.isEmpty ? [] : dependents[position]
+        Self.row(position, of: dependents)
+    }
+
+    /// The row at `position` of a table of who comes after whom, which has
+    /// no rows at all when no module comes after another.
+    private static func row(_ position: Int, of table: [[Int]]) -> [Int] {
+        table.isEmpty ? [] : table[position]
     }
 
     /// The steps of the modules at `first` and after, in start order: those
@@ -115,8 +121,7 @@ package struct StartPlan: Sendable {
             var depth: [Int: Int] = [:]
             var layers: [[Int]] = []
             for module in run {
-                let declared = dependencies.isEmpty ? [] : dependencies[module]
-                let layer = declared.compactMap { depth[$0].map { $0 + 1 } }.max() ?? 0
+                let layer = row(module, of: dependencies).compactMap { depth[$0].map { $0 + 1 } }.max() ?? 0
                 depth[module] = layer
                 if layer == layers.count { layers.append([]) }
                 layers[layer].append(module)

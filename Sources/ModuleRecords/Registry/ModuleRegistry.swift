@@ -45,6 +45,7 @@ public struct ModuleRegistry: Sendable {
         var modules: [ModuleDescriptor] = []
         var problems: [DiscoveryProblem] = []
         for image in images {
+            // A pattern, not `if let`, for the reason `isReadable` gives.
             if case .some(let problem) = image.problem {
                 problems.append(problem)
                 continue

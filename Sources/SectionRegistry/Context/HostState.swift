@@ -40,8 +40,8 @@ final class HostState: Sendable {
     /// module did; a second call does nothing.
     func forget(_ module: ModuleLife) {
         guard let registered = module.end() else { return }
-        // Most modules register neither: then no call, and no copy of the
-        // name, a module.
+        // Most modules register neither: then no call, no lock, and no
+        // copy of the name, a module.
         if !registered.handlerEvents.isEmpty { handlers.removeHandlers(of: module, events: registered.handlerEvents) }
         if !registered.services.isEmpty { services.removeServices(of: module.moduleName, types: registered.services) }
     }

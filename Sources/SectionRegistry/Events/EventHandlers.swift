@@ -84,7 +84,6 @@ final class EventHandlers: Sendable {
 
     /// Removes the handlers of `module` for the event types `events`.
     func removeHandlers(of module: ModuleLife, events: [ObjectIdentifier]) {
-        guard !events.isEmpty else { return }
         lists.withLock { lists in
             for event in events { lists[event]?.removeHandlers(of: module) }
         }

@@ -433,7 +433,7 @@ public actor ModuleHost {
     private func rollBack(_ started: [HostedModule], created: [HostedModule], because interruption: Interruption) async -> HostError {
         lifecycle.changeRoster { _ = $0.takeStarted(at: Set(started.map(\.position))) }
         for module in created { shared.forget(module.life) }
-        let rollback = await stop(Array(started.reversed()))
+        let rollback = await stop(reversing: started)
         switch interruption {
         case .cancelled:
             let error = HostError.cancelled(rollback: rollback)
@@ -532,7 +532,7 @@ public actor ModuleHost {
         guard dependents.isEmpty else { return .failure(.hasDependents(name, dependents: dependents.map(\.name))) }
         lifecycle.changeRoster { _ = $0.takeStarted(at: CollectionOfOne(module.position)) }
         shared.forget(module.life)
-        return .success(await stop([module]).last!)
+        return .success(await stop(reversing: [module]).last!)
     }
 
     // MARK: Reports

@@ -159,10 +159,7 @@ extension ModuleHost {
         case .running(let roster):
             enter(.stopping(requests.shutdown.reason ?? .terminate))
             await serveAsLameDuck()
-            // An array made from the reversed view: `reversed()` where an
-            // array is expected is Sequence's, which copied every module
-            // and then reversed the copy in place.
-            let outcomes = await stop(Array(roster.started.reversed()))
+            let outcomes = await stop(reversing: roster.started)
             for plugin in roster.plugins {
                 plugin.library.close()
             }
@@ -239,9 +236,13 @@ extension ModuleHost {
         shared.log(.error, "SectionRegistry: stopped with \(failures.count) \(failures.count == 1 ? "failure" : "failures"): \(problems) (stopped cleanly: \(stopped().isEmpty ? "none" : stopped()))")
     }
 
-    /// Stops `modules`, in the order given: ends their `run`s, then forgets
-    /// each and calls its stop hook.
-    func stop(_ modules: [HostedModule]) async -> [HookOutcome] {
+    /// Stops `started`, given in start order, in reverse order: ends their
+    /// `run`s, then forgets each and calls its stop hook.
+    func stop(reversing started: [HostedModule]) async -> [HookOutcome] {
+        // An array made from the reversed view: `reversed()` where an array
+        // is expected is Sequence's, which copied every module and then
+        // reversed the copy in place.
+        let modules = Array(started.reversed())
         let runs = await endRuns(of: modules)
         let phase = PhaseRun(.stop, of: modules, limit: configuration.stopTimeLimit, grace: configuration.stopTimeLimit,
                              stopsAtFailure: false) { [shared] in shared.forget($0.life) }

@@ -120,7 +120,6 @@ final class ServiceRegistry: Sendable {
     /// Forgets the services of `types` that `provider` registered;
     /// instances already handed out stay with whoever holds them.
     func removeServices(of provider: String, types: [ObjectIdentifier]) {
-        guard !types.isEmpty else { return }
         entries.withLock { entries in
             for type in types where entries[type]?.provider == provider {
                 entries[type] = nil
