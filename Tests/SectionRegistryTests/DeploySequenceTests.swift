@@ -76,7 +76,7 @@ import Testing
         try await host.launch()
         #expect(host.isReady)
         let began = ContinuousClock.now
-        host.beginShutdown(.terminate)
+        host.requestStop(.terminate)
         #expect(!host.isReady, "readiness is withdrawn when the stop is asked for, before anything stops")
         await host.terminate()
 
@@ -97,11 +97,11 @@ import Testing
         })
         let running = Task { try await host.run() }
         #expect(await host.waitUntilRunning())
-        host.stop(bySignal: SIGTERM)
+        host.requestStop(.signal(SIGTERM))
         for await status in host.statusUpdates {
             if case .stopping = status { break }
         }
-        host.stop(bySignal: SIGTERM)
+        host.requestStop(.signal(SIGTERM))
         try await running.value
         #expect(!journal.entries.contains { $0.hasPrefix("intake") }, "cut short: no intake is stopped, no run asked to drain")
         guard case .stopped(let failures) = host.status else {

@@ -325,7 +325,7 @@ func asking(
         await journal.waitFor("run Deaf")
         async let shutdown = host.terminate()
         try await Task.sleep(for: .milliseconds(50 + round * 10))
-        host.cutShutdownShort(.signal(SIGTERM))
+        host.requestStop(.signal(SIGTERM))
         let result = await shutdown  // the second stop ended the wait
         #expect(outcomes(result) == ["Deaf run cutOff", "Deaf stop skipped"])
     }

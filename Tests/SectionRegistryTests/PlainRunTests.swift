@@ -277,7 +277,7 @@ import Glibc
         async let shutdown = host.terminate()
         await journal.waitFor("drain HTTP")
         if round % 2 == 1 { await Task.yield() }
-        host.cutShutdownShort(.signal(SIGTERM))
+        host.requestStop(.signal(SIGTERM))
         _ = await shutdown
         #expect(!journal.entries.contains("drain Cache") && !journal.entries.contains("drain Database"), "\(journal.entries)")
     }

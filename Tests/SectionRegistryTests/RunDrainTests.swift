@@ -126,7 +126,7 @@ func draining(
         async let shutdown = host.terminate()
         await journal.waitFor("drain HTTP")
         try await Task.sleep(for: .milliseconds(round * 5))
-        host.cutShutdownShort(.signal(SIGTERM))
+        host.requestStop(.signal(SIGTERM))
         let result = await shutdown
         // Both runs were cancelled; what had not ended then is cut off, and
         // the stop hooks left are skipped.

@@ -9,7 +9,7 @@ import Glibc
 /// Lifecycle.md's "Shutdown, step by step", run: the modules it describes,
 /// the signals it sends, and what happens, compared line by line with each
 /// of its blocks. The signal enters where the signal loop hands it over
-/// (`stop(bySignal:)`, as `run()` does); that a real SIGTERM reaches it is
+/// (`requestStop(.signal(SIGTERM))`, as `run()` does); that a real SIGTERM reaches it is
 /// `ExampleProcessTests`' part.
 @Suite(.timeLimit(.minutes(5))) struct ShutdownWalkthroughTests {
     /// The walk-through's blocks of lines, in the order written.
@@ -80,16 +80,16 @@ import Glibc
             return []
         }
         var lines = ["status: \(Self.describe(host.status))", "SIGTERM"]
-        host.stop(bySignal: SIGTERM)
+        host.requestStop(.signal(SIGTERM))
         if secondSignal {
             for await _ in asked { break }
             journal.add("SIGTERM")
-            host.stop(bySignal: SIGTERM)
+            host.requestStop(.signal(SIGTERM))
         }
         try await running.value
         // The walk-through's lines, not the journal's own ("start Worker", ...).
         lines += journal.entries.filter { $0 == "SIGTERM" || $0.contains(": ") }
-        lines += ["status: \(Self.describe(host.status))", "exit status: \(ModuleHost.exitStatus(after: host.status))"]
+        lines += ["status: \(Self.describe(host.status))", "exit status: \(ProgramEnd(of: .service, final: host.status, stopReason: host.stopReason, failedRun: await host.failedRunError()).status)"]
         return lines
     }
 

@@ -32,8 +32,8 @@ import Glibc
 
     @Test func aSignalStaysTheReasonWhenASecondCutsTheShutdownShort() async throws {
         let reasons = try await stopReasons { host, _ in
-            host.stop(bySignal: SIGTERM)
-            host.stop(bySignal: SIGINT)
+            host.requestStop(.signal(SIGTERM))
+            host.requestStop(.signal(SIGINT))
             _ = await host.waitUntilFinal()
         }
         #expect(reasons.final == .signal(SIGTERM))

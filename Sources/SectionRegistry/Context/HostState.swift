@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The state a host shares with every module's context.
 @usableFromInline
 final class HostState: Sendable {
@@ -13,12 +11,8 @@ final class HostState: Sendable {
     let log: HostLog
     /// The trace, when ``HostConfiguration/traceFile`` or its variable names a file.
     let trace: LaunchTrace?
-    /// Whether the host is ready for outside work: running, and no shutdown
-    /// asked for (``ModuleHost/isReady``).
-    let isReady = Atomic<Bool>(false)
-    /// Whether a shutdown was asked for: unlike `!isReady`, false while the
-    /// host launches.
-    let shutdownBegun = Atomic<Bool>(false)
+    /// Whether the host is ready, stopping, or cut short, and why it stops.
+    let shutdown = ShutdownStage()
     /// Begins the host's shutdown for the module named: set by the host once
     /// it exists (it is made after this state).
     let beginShutdown = Locked<(@Sendable (String) -> Void)?>(nil)

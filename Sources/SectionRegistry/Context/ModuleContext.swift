@@ -204,7 +204,7 @@ public struct ModuleContext: Sendable {
     /// first step of the shutdown, before the lame-duck delay). What a
     /// readiness probe answers: 200 while `true`, 503 after.
     public var isHostReady: Bool {
-        host.isReady.load(ordering: .acquiring)
+        host.shutdown.isReady
     }
 
     /// Runs `operation` in a child task that is cancelled when the host asks

@@ -1,14 +1,12 @@
-import Synchronization
-
 /// The one serial path of a ``ModuleHost``: every request that changes its
 /// modules (launch, load, unload, remove, reload, terminate) waits here for
 /// its turn, and one task, the host's engine, performs them one at a time to
 /// the end. Nothing that changes the modules interleaves, whatever the
 /// callers' tasks do.
 ///
-/// It also holds the host's one shutdown state (``Shutdown``): a shutdown
-/// does not wait for its turn to begin, it interrupts the launch, load or
-/// reload under way (see Shutdown.swift for the whole path).
+/// It knows nothing of the shutdown but what it reads from the host's
+/// ``ShutdownStage``: once one has begun, a bring-up is interrupted and a
+/// `run`'s request refused (see Shutdown.swift for the whole path).
 ///
 /// It knows who asks, from the calling task's ``RequestOrigin``.
 final class HostRequests: Sendable {
@@ -33,8 +31,8 @@ final class HostRequests: Sendable {
     private struct State {
         /// Whether the host is stopping `run`: a shutdown has begun, or the
         /// current request waits for it to end.
-        func isStopping(_ run: ModuleLife) -> Bool {
-            if shutdown.begun { return true }
+        func isStopping(_ run: ModuleLife, _ stage: ShutdownStage) -> Bool {
+            if stage.hasBegun { return true }
             guard case .runs(let runs) = waitingFor else { return false }
             return runs.contains { $0.module.life === run }
         }
@@ -46,21 +44,22 @@ final class HostRequests: Sendable {
         var waitingFor: Wait?
         /// Requests whose callers were cancelled.
         var cancelled: [Int] = []
-        var shutdown = Shutdown.none
         var nextID = 0
     }
 
     enum Wait {
         case phase(PhaseRun)
         case runs([ModuleRun])
-        /// The lame-duck delay, or the intake stops.
-        case step(ShutdownStep)
     }
 
     private let state = Locked(State())
-    /// Whether the shutdown was cut short, readable without the lock: a
-    /// drain asks before each `run`. Set before any wait is cut off.
-    private let cutShortFlag = Atomic<Bool>(false)
+    /// The host's shutdown, read (never changed) here: it interrupts
+    /// bring-ups and refuses the requests of `run`s it stops.
+    private let stage: ShutdownStage
+
+    init(stage: ShutdownStage) {
+        self.stage = stage
+    }
 
     /// A new request's identity, for ``cancel(_:_:)``.
     func makeID() -> Int {
@@ -90,7 +89,9 @@ final class HostRequests: Sendable {
 
     // MARK: The queue
 
-    /// Queues `request`; `startEngine` is called when no engine runs.
+    /// Queues `request`; `startEngine` is called when no engine runs, under
+    /// the lock: an engine that ends and the one started after it are
+    /// started in that order.
     ///
     /// - Returns: `false`, and nothing is queued, when the request comes
     ///   from a `run` the host is stopping: a shutdown has begun, or the
@@ -98,14 +99,15 @@ final class HostRequests: Sendable {
     ///   lock that ``waitsFor(endingRuns:)`` takes, so a request is either
     ///   refused or among ``waitingRuns``, never waited for by its own run.
     func submit(_ request: Request, startEngine: () -> Void) -> Bool {
-        let (accepted, start) = state.withLock { state -> (Bool, Bool) in
-            if let run = request.callerRun, request.kind != .terminate, state.isStopping(run) { return (false, false) }
+        state.withLock { state in
+            if let run = request.callerRun, request.kind != .terminate, state.isStopping(run, stage) { return false }
             state.queue.append(request)
-            defer { state.engineRunning = true }
-            return (true, !state.engineRunning)
+            if !state.engineRunning {
+                state.engineRunning = true
+                startEngine()
+            }
+            return true
         }
-        if start { startEngine() }
-        return accepted
     }
 
     /// The engine's next request, made current; `nil` (and the engine
@@ -139,93 +141,39 @@ final class HostRequests: Sendable {
     /// cancelled, or it brings modules up and the host is to stop.
     func isInterrupted(_ id: Int, _ kind: Kind) -> Bool {
         state.withLock { state in
-            state.cancelled.contains(id) || (state.shutdown.begun && kind.bringsUp)
+            state.cancelled.contains(id) || (stage.hasBegun && kind.bringsUp)
         }
     }
 
     // MARK: What the current request waits for
 
-    /// Makes `phase` what the current request waits for, interrupting or
-    /// cutting it short at once if that was asked for already.
+    /// Makes `phase` what the current request waits for, interrupting it
+    /// at once if its request was interrupted already.
     func waitsFor(_ phase: PhaseRun) {
-        let (interrupt, cutShort) = state.withLock { state -> (Bool, Bool) in
+        let interrupt = state.withLock { state -> Bool in
             state.waitingFor = .phase(phase)
-            guard let current = state.current else { return (false, false) }
-            // A rollback's stop hooks are not interrupted: only cut short.
-            let interrupt = phase.phase != .stop && current.kind.bringsUp
-                && (state.cancelled.contains(current.id) || state.shutdown.begun)
-            return (interrupt, state.shutdown.isCutShort && phase.phase == .stop)
+            guard let current = state.current else { return false }
+            // A rollback's stop hooks are not interrupted.
+            return phase.phase != .stop && current.kind.bringsUp && (state.cancelled.contains(current.id) || stage.hasBegun)
         }
         if interrupt { phase.interrupt() }
-        if cutShort { phase.cutShort() }
     }
 
-    /// Makes `runs` what the current request waits for: a cut short ends
-    /// the wait for each at once.
+    /// Makes `runs` what the current request waits for: a request from one
+    /// of them is refused from now on.
     func waitsFor(endingRuns runs: [ModuleRun]) {
-        let cutShort = state.withLock { state in
-            state.waitingFor = .runs(runs)
-            return state.shutdown.isCutShort
-        }
-        if cutShort { for run in runs { run.cutOff() } }
+        state.withLock { $0.waitingFor = .runs(runs) }
     }
 
-    /// Makes `step` what the shutdown waits for: a cut short ends it at
-    /// once.
-    func waitsFor(step: ShutdownStep) {
-        let cutShort = state.withLock { state in
-            state.waitingFor = .step(step)
-            return state.shutdown.isCutShort
-        }
-        if cutShort { step.end() }
-    }
-
-    // MARK: Shutdown
-
-    var shutdown: Shutdown {
-        state.withLock { $0.shutdown }
-    }
-
-    /// Whether a second stop cut the shutdown short (``cutShort(_:)``).
-    var isCutShort: Bool {
-        cutShortFlag.load(ordering: .acquiring)
-    }
-
-    /// Asks the host to stop: the launch, load or reload under way is
-    /// interrupted, and none begins after. `announce` is called first, if
-    /// this is the first stop asked for, so that what it logs comes before
-    /// what the interruption logs.
-    ///
-    /// - Returns: whether this is the first stop asked for.
-    func requestStop(_ reason: StopReason, announce: () -> Void) -> Bool {
-        let (first, phase) = state.withLock { state -> (Bool, PhaseRun?) in
-            guard case .none = state.shutdown else { return (false, nil) }
-            state.shutdown = .requested(reason)
+    /// The host began to stop (its ``ShutdownStage`` says so already): the
+    /// launch, load or reload under way is interrupted, and none begins
+    /// after.
+    func interruptBringUp() {
+        state.withLock { state -> PhaseRun? in
             guard let current = state.current, current.kind.bringsUp, case .phase(let phase) = state.waitingFor,
-                  phase.phase != .stop else { return (true, nil) }
-            return (true, phase)
-        }
-        if first { announce() }
-        phase?.interrupt()
-        return first
-    }
-
-    /// Cuts shutdown short: the wait under way ends at once (the stop hook
-    /// running is cut off, `run`s not yet ended are cut off), and the stop
-    /// hooks not yet called are skipped.
-    func cutShort(_ reason: StopReason) {
-        let wait = state.withLock { state -> Wait? in
-            state.shutdown = .cutShort(state.shutdown.reason ?? reason)
-            return state.waitingFor
-        }
-        cutShortFlag.store(true, ordering: .releasing)
-        switch wait {
-        case .phase(let phase) where phase.phase == .stop: phase.cutShort()
-        case .phase(let phase): phase.interrupt()
-        case .runs(let runs): for run in runs { run.cutOff() }
-        case .step(let step): step.end()
-        case nil: break
-        }
+                  phase.phase != .stop else { return nil }
+            return phase
+        }?.interrupt()
     }
 
     /// The caller of request `id` was cancelled: a request that brings

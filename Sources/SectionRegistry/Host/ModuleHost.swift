@@ -45,7 +45,7 @@ public actor ModuleHost {
     let registry: ModuleRegistry
     private nonisolated let statusBroadcast = StatusBroadcast()
     /// The serial path every request takes.
-    nonisolated let requests = HostRequests()
+    nonisolated let requests: HostRequests
     /// The `run` hooks that failed, in the order they did: the first is why
     /// the host stopped.
     nonisolated let failedRuns = Locked<[HookOutcome]>([])
@@ -72,14 +72,18 @@ public actor ModuleHost {
     /// How the shutdown went, once the host has stopped (or what a launch
     /// that the shutdown interrupted stopped again).
     var shutdownOutcomes: [HookOutcome] = []
+    /// The work of a one-shot program (``main(configuration:_:)``), once it
+    /// runs: the shutdown ends it first.
+    var command: CommandWork?
 
     /// A host for the modules of `registry`, not yet launched.
     public init(registry: ModuleRegistry, configuration: HostConfiguration = HostConfiguration()) {
         self.registry = registry
         self.configuration = configuration
         self.shared = HostState(configuration: configuration)
+        self.requests = HostRequests(stage: shared.shutdown)
         // Weak: the state outlives nothing, but a module's context may.
-        shared.beginShutdown.withLock { $0 = { [weak self] module in self?.beginShutdown(.moduleRequest(module)) } }
+        shared.beginShutdown.withLock { $0 = { [weak self] module in self?.requestStop(.moduleRequest(module)) } }
         shared.runFailed.withLock { $0 = { [weak self] outcome in self?.runFailed(outcome) } }
     }
 
@@ -108,7 +112,7 @@ public actor ModuleHost {
     /// ``terminate()``, a module's request, a failed `run`, cancellation);
     /// `nil` while none was. Read without `await`.
     public nonisolated var stopReason: StopReason? {
-        requests.shutdown.reason
+        shared.shutdown.reason
     }
 
     /// The current status, then each change as it happens, up to
@@ -130,7 +134,7 @@ public actor ModuleHost {
     /// readiness probe answers; a module reads it as
     /// ``ModuleContext/isHostReady``.
     public nonisolated var isReady: Bool {
-        shared.isReady.load(ordering: .acquiring)
+        shared.shutdown.isReady
     }
 
     /// Waits, without polling, until every module is ready.
@@ -166,8 +170,8 @@ public actor ModuleHost {
     /// written when the host is running and when it has stopped.
     func enter(_ next: HostLifecycle) {
         lifecycle = next
-        let status = next.status
-        shared.isReady.store(status.isRunning && !requests.shutdown.begun, ordering: .releasing)
+        let status = next.status(stoppingFor: stopReason ?? .terminate)
+        if status.isRunning { shared.shutdown.markReady() }
         statusBroadcast.publish(status)
         // The metadata is no autoclosure: made only if the log takes it.
         if shared.log.takes(.debug) { shared.log(.debug, "SectionRegistry: \(status)", ["status": "\(status)"]) }
@@ -226,8 +230,11 @@ public actor ModuleHost {
     ) -> Bool {
         requests.submit(HostRequests.Request(id: id, kind: kind, callerRun: callerRun, perform: body)) {
             // Whoever queued the first request, the engine is nobody's hook
-            // and nobody's run: its task says it is the engine.
-            Task { await RequestOrigin.$current.withValue(.engine(ObjectIdentifier(requests))) { await self.performRequests() } }
+            // and nobody's run: its task says it is the engine. A second
+            // stop cancels it (ShutdownStage).
+            shared.shutdown.isRunBy(Task {
+                await RequestOrigin.$current.withValue(.engine(ObjectIdentifier(requests))) { await self.performRequests() }
+            })
         }
     }
 
@@ -302,7 +309,7 @@ public actor ModuleHost {
         } catch {
             // A cancelled launch is no failure; bringUp said what it stopped.
             if error.code != .cancelled && configuration.logsLaunchFailure { shared.log(.error, error.description) }
-            if error.code == .cancelled && requests.shutdown.begun { shutdownOutcomes = error.rollback }
+            if error.code == .cancelled && shared.shutdown.hasBegun { shutdownOutcomes = error.rollback }
             enter(.launchFailed(error))
             return error
         }

@@ -1,53 +1,47 @@
 // The host's shutdown, in one place.
 //
-// SIGTERM to exit, in the order it happens. Every step below but the
-// first and the last is in this file, and so is the shutdown state
-// (`HostRequests.Shutdown`, at the end).
+// SIGTERM to exit, in the order it happens, file by file:
 //
-// 0. SIGTERM reaches `SignalStream`'s handler (Process/SignalStream.swift),
-//    which only writes the signal's number to a pipe; `ModuleHost.run()`'s
-//    signal loop (`answer`, Process/ModuleHost+Run.swift) reads it and calls
-//    `stop(bySignal:)`, here.
-// 1. `beginShutdown(.signal)`: the one entry, whatever the reason (a
+// 0. Process/SignalStream.swift: the handler only writes the signal's
+//    number to a pipe; Process/ModuleHost+Run.swift: `run()`'s signal loop
+//    (`answer`) reads it and calls `requestStop(.signal)`, here.
+// 1. `requestStop`: the one entry of every stop, whatever the reason (a
 //    signal, `terminate()`, a `run` that failed, a module's
-//    `requestShutdown()`, the cancellation of the task running the host, a
-//    ServiceGroup's graceful shutdown). `HostRequests.requestStop` moves the
-//    shutdown state from `none` to `requested` (a later stop finds it moved
-//    and cuts the shutdown short instead, step 5): the launch, load or
-//    reload under way is interrupted, its running hook cancelled, and it
-//    rolls back what it started; no bring-up begins after.
-//    The host's readiness (`isReady`) turns false at once.
-// 2. A terminate request is queued. In its turn, `terminateNow` publishes
-//    `stopping`, serves as a lame duck for `lameDuckDelay` (`serveAsLameDuck`),
-//    then `stop` takes every started module, in reverse start order.
-// 3. The intake step (`stopIntake`): every `run` with an `onIntakeStop`
-//    handler stops its intake, all at once, waited for. Then the drain
-//    (`endRuns`, then `ModuleRun.end` in Lifecycle/ModuleRun.swift): each
-//    `run` is asked to finish, and waited for, before the one started
-//    before it is asked, the intake step and the drain within one
-//    `drainTimeLimit`; past it, what still runs is named in a warning,
-//    cancelled, and given `stopTimeLimit`. A request a draining `run` makes
-//    meanwhile is refused at once (`HostRequests.submit`): it would wait
-//    for itself.
-// 4. Each module is forgotten (its life ends: no handler of it is called
-//    again, nothing it registers is accepted) and its stop hook called, in
-//    reverse start order, each within `stopTimeLimit`. `stopped` is
-//    published, with what did not end cleanly, and `run()` returns.
-// 5. A second SIGTERM or SIGINT, or the cancellation of the task running
-//    `run()` during the shutdown, calls `cutShutdownShort`: the state
-//    becomes `cutShort`, the lame-duck delay or the intake step under way
-//    ends (no intake stop is called after), the `run`s not yet asked are
-//    cancelled without
-//    being asked, whatever the shutdown waits for (`run`s, or a stop hook)
-//    is given up at once, and the stop hooks not yet called are skipped.
-// 6. `ModuleHost.main` (Process/HostMain.swift) reads the final status and
-//    exits: 0 stopped cleanly, 3 not cleanly (a `run` past the drain limit,
-//    a stop hook that failed or was cut off), 1 a failed launch or `run`.
-//    `main { work }` (Process/ModuleHost+Command.swift) exits 128 + the
-//    signal's number instead, as a command-line tool does.
+//    `requestShutdown()`, the cancellation of the task running `run()`, a
+//    ServiceGroup's graceful shutdown, a command's end). The first moves
+//    the host's `ShutdownStage` (Lifecycle/ShutdownStage.swift) from ready
+//    to shutting down, which is also what withdraws its readiness; the
+//    launch, load or reload under way is interrupted (its running hook
+//    cancelled; it rolls back what it started) and the terminate request
+//    is queued (Host/HostRequests.swift).
+// 2. The engine (Host/ModuleHost.swift) performs it in its turn:
+//    `terminateNow`, the shutdown's steps top to bottom, each a plain await:
+//    - the command's work ends, if the host runs one (`main { }`);
+//    - the lame-duck delay (`serveAsLameDuck`);
+//    - the intake step (`stopIntake`): every `run` with an `onIntakeStop`
+//      handler stops its intake, all at once, waited for;
+//    - the drain (`endRuns`, then `ModuleRun.end` in
+//      Lifecycle/ModuleRun.swift): each `run` is asked to finish, and waited
+//      for, before the one started before it is asked; the intake step and
+//      the drain within one `drainTimeLimit`, then what still runs is
+//      cancelled and given `stopTimeLimit`;
+//    - the stop hooks (a `PhaseRun`, Lifecycle/PhaseRun.swift), in reverse
+//      start order, each module forgotten first;
+//    - the report: `stopped` is published, with what did not end cleanly.
+// 3. A second stop (a second SIGTERM or SIGINT, the cancellation of the
+//    task running `run()` during the shutdown, a tool's second Ctrl-C) is
+//    `ShutdownStage.cutShort()`: the stage becomes cut short and the
+//    engine's task is cancelled. Each wait gives up at its one cancellation
+//    handler: `ShutdownStep.wait` (the work, the intake), `RunWatch.until`
+//    (the drain), `PhaseRun.execute` (the hooks: the one running is cut
+//    off, the rest skipped); `Task.sleep` ends the lame duck by itself.
+// 4. Process/HostMain.swift: `main()` reads the final status and exits with
+//    the status `ExitStatus` (Process/ExitStatus.swift) gives, the one
+//    policy of every entry point.
 //
 // Lifecycle.md's "Shutdown" tells the same sequence to users, and
-// ShutdownWalkthroughTests runs it and compares.
+// ShutdownWalkthroughTests runs it and compares. A new step is one line in
+// `terminateNow`, and a wait that takes its cancellation as giving up.
 //
 // Words, used with these meanings only:
 // - drain (a `run`): ask it to finish its work and return; it hears it
@@ -67,10 +61,10 @@ extension ModuleHost {
     /// handler, all at once), drains every `run` in reverse start order
     /// (each asked to finish and waited for; the intake and the drain
     /// within one ``HostConfiguration/drainTimeLimit``; see
-    /// ``AppModule/run(_:)``), then calls the stop hooks in reverse start
-    /// order, each within
+    /// ``AppModule/run(_:)``), then forgets the modules and calls their stop
+    /// hooks in reverse start order, each within
     /// ``HostConfiguration/stopTimeLimit`` (10 seconds by default; past it
-    /// the hook is cancelled and shutdown goes on), and forgets the modules.
+    /// the hook is cancelled and shutdown goes on).
     ///
     /// A launch, load or reload under way is interrupted first (the launch
     /// or load fails with ``HostError/Code/cancelled`` and stops what it
@@ -84,9 +78,12 @@ extension ModuleHost {
     /// and returns; under ``main(configuration:)`` the process exits 0 once
     /// every module stopped cleanly.
     ///
-    /// If the calling task is cancelled, this stops waiting and returns what
-    /// it knows (nothing); the shutdown goes on. Only a second SIGTERM or
-    /// SIGINT cuts it short.
+    /// A call while a shutdown is under way does not cut it short: it
+    /// waits for the same shutdown. What cuts it short is a second SIGTERM
+    /// or SIGINT, or the cancellation of the task running ``run()``
+    /// (<doc:Lifecycle#Cutting-a-shutdown-short>). If the calling task is
+    /// cancelled, this stops waiting and returns what it knows (nothing);
+    /// the shutdown goes on.
     ///
     /// - Returns: how each module stopped, in the order stopped (what an
     ///   interrupted launch stopped, if this call interrupted it), to the
@@ -96,50 +93,42 @@ extension ModuleHost {
     public func terminate() async -> [HookOutcome] {
         let caller = requests.callingRun?.moduleName
         let fromModule = requests.calledFromInside
-        let began = beginShutdown(fromModule ? .moduleRequest(caller) : .terminate)
+        let began = requestStop(fromModule ? .moduleRequest(caller) : .terminate)
         guard !fromModule else { return [] }
         _ = await waitUntilFinalOrCancelled()
         return began && status.isFinal ? shutdownOutcomes : []
     }
 
-    /// SIGTERM or SIGINT, served: the first begins the shutdown, a second
-    /// cuts it short.
-    nonisolated func stop(bySignal signal: Int32) {
-        if !beginShutdown(.signal(signal)) { cutShutdownShort(.signal(signal)) }
-    }
-
-    /// The one entry of every shutdown: asks the host to stop for `reason`,
-    /// once; the first call queues the terminate that stops the modules.
+    /// The one entry of every stop. The first begins the shutdown for
+    /// `reason`; a later one that escalates (``StopReason/escalates``: a
+    /// signal, a cancellation) cuts it short, once.
     ///
     /// - Returns: whether this call began the shutdown.
     @discardableResult
-    nonisolated func beginShutdown(_ reason: StopReason) -> Bool {
-        let first = requests.requestStop(reason) {
-            switch reason {
-            case .terminate:
-                // The program asked: it knows, and says what it likes.
-                shared.log(.debug, "SectionRegistry: terminate(), stopping modules in reverse start order")
-            case .runFailed:
-                break  // runFailed said it, with the error
-            case .signal, .moduleRequest, .cancelled, .gracefulShutdown:
-                // Notice, not info: a command-line tool's default level
-                // (``ModuleHost/main(configuration:_:)``) leaves it out.
-                shared.log(.notice, "SectionRegistry: \(reason), stopping modules in reverse start order")
+    nonisolated func requestStop(_ reason: StopReason) -> Bool {
+        let stage = shared.shutdown
+        guard stage.begin(reason) else {
+            if reason.escalates {
+                stage.cutShort {
+                    shared.log(.warning, "SectionRegistry: second \(reason), cutting shutdown short: what still runs is cut off, the stop hooks left are skipped")
+                }
             }
+            return false
         }
-        guard first else { return false }
-        shared.shutdownBegun.store(true, ordering: .releasing)
-        shared.isReady.store(false, ordering: .releasing)  // a readiness probe says 503 from now on
+        switch reason {
+        case .terminate:
+            // The program asked: it knows, and says what it likes.
+            shared.log(.debug, "SectionRegistry: terminate(), stopping modules in reverse start order")
+        case .runFailed:
+            break  // runFailed said it, with the error
+        case .signal, .moduleRequest, .cancelled, .gracefulShutdown:
+            // Notice, not info: a command-line tool's default level
+            // (``ModuleHost/main(configuration:_:)``) leaves it out.
+            shared.log(.notice, "SectionRegistry: \(reason), stopping modules in reverse start order")
+        }
+        requests.interruptBringUp()
         submit(requests.makeID(), .terminate) { host in await host.terminateNow() }
         return true
-    }
-
-    /// A second stop: every wait left in the shutdown ends at once (the
-    /// `run`s not yet ended and the stop hook running are cut off), and the
-    /// stop hooks not yet called are skipped.
-    nonisolated func cutShutdownShort(_ reason: StopReason) {
-        shared.log(.warning, "SectionRegistry: second \(reason), cutting shutdown short: what still runs is cut off, the stop hooks left are skipped")
-        requests.cutShort(reason)
     }
 
     /// A module's `run` failed: the host shuts down. The error is logged
@@ -148,16 +137,18 @@ extension ModuleHost {
         failedRuns.withLock { $0.append(outcome) }
         shared.log(.error, "SectionRegistry: module '\(outcome.module)' failed in run, stopping every module: \(outcome.resultDetail)",
                    module: outcome.module, phase: .run, duration: outcome.duration)
-        beginShutdown(.runFailed(outcome.module))
+        requestStop(.runFailed(outcome.module))
     }
 
-    /// The terminate request, in its turn: stops every started module and
-    /// publishes the final status. A launch the shutdown interrupted has
-    /// stopped what it started already; a host never launched just stops.
+    /// The shutdown's steps, top to bottom, in the engine's task: a second
+    /// stop cancels it, and each step's wait gives up. A launch the
+    /// shutdown interrupted has stopped what it started already; a host
+    /// never launched just stops.
     func terminateNow() async {
         switch lifecycle {
         case .running(let roster):
-            enter(.stopping(requests.shutdown.reason ?? .terminate))
+            enter(.stopping)
+            await endCommand()
             await serveAsLameDuck()
             let outcomes = await stop(reversing: roster.started)
             for plugin in roster.plugins {
@@ -176,14 +167,12 @@ extension ModuleHost {
 
     /// The lame-duck delay (``HostConfiguration/lameDuckDelay``): every
     /// module still serves, the host no longer ready, while a load balancer
-    /// notices; a second stop ends it at once.
+    /// notices; a second stop ends the sleep at once.
     private func serveAsLameDuck() async {
         let delay = configuration.lameDuckDelay
-        guard delay > .zero else { return }
+        guard delay > .zero, !Task.isCancelled else { return }
         shared.log(.info, "SectionRegistry: not ready; serving for \(delay) more (lameDuckDelay) before the modules stop their intake")
-        let step = ShutdownStep(waitingFor: ["the lame-duck delay"])
-        requests.waitsFor(step: step)
-        _ = await step.wait(until: .now + delay)
+        try? await Task.sleep(for: delay)
     }
 
     /// The intake step: every module among `modules` whose `run` takes work
@@ -199,9 +188,8 @@ extension ModuleHost {
     /// left behind, so that the shutdown still ends.
     private func stopIntake(of modules: [HostedModule], until deadline: ContinuousClock.Instant) async {
         let stopping = modules.filter { $0.life.hasIntakeStop }
-        guard !stopping.isEmpty, !requests.shutdown.isCutShort else { return }  // cut short: no intake stop is called
+        guard !stopping.isEmpty, !Task.isCancelled else { return }  // cut short: no intake stop is called
         let step = ShutdownStep(waitingFor: stopping.map(\.name))
-        requests.waitsFor(step: step)
         let tasks = stopping.map { module in
             Task {
                 await module.life.stopIntake()
@@ -211,7 +199,7 @@ extension ModuleHost {
         let late = await step.wait(until: deadline)
         guard !late.isEmpty else { return }
         for task in tasks { task.cancel() }
-        guard !requests.shutdown.isCutShort else { return }
+        guard !Task.isCancelled else { return }
         shared.log(.warning, "SectionRegistry: the intake of \(late.map { "'\($0)'" }.joined(separator: ", ")) did not stop within the drain limit "
             + "(\(configuration.drainTimeLimit)): cancelled and left behind, and every run is drained now. An onIntakeStop handler returns "
             + "once the module takes no new work; raise HostConfiguration.drainTimeLimit if it needs longer.")
@@ -286,7 +274,7 @@ extension ModuleHost {
         await stopIntake(of: ending.map { $0.module }, until: deadline)
         requests.waitsFor(endingRuns: ending)
         return await ModuleRun.end(ending, drainDeadline: deadline, cancelLimit: configuration.stopTimeLimit,
-                                   notAwaited: requests.waitingRuns, isCutShort: { [requests] in requests.isCutShort }) { [shared] run in
+                                   notAwaited: requests.waitingRuns) { [shared] run in
             let name = run.module.name
             let consequence = alone ? "it is cancelled" : "it and every run not yet drained are cancelled, and the shutdown is not clean"
             if run.module.life.workCancelledOnDrain {
@@ -303,38 +291,5 @@ extension ModuleHost {
                 + "(context.withDrainHandler, or its library's graceful shutdown under the ServiceLifecycle trait). Or raise "
                 + "HostConfiguration.drainTimeLimit.", module: name)
         }
-    }
-}
-
-extension HostRequests {
-    /// The host's shutdown, in one value: each stop of the host moves it on,
-    /// never back.
-    enum Shutdown: Sendable {
-        case none
-        /// A stop was asked for (the first): bring-ups are interrupted, none
-        /// begins, and the engine's next terminate stops every module.
-        case requested(StopReason)
-        /// A second stop: every wait left ends at once. The reason is still
-        /// the first stop's.
-        case cutShort(StopReason)
-    }
-}
-
-extension HostRequests.Shutdown {
-    /// Whether a stop was asked for.
-    var begun: Bool {
-        if case .none = self { false } else { true }
-    }
-
-    /// Why the host stops: the first stop's reason.
-    var reason: StopReason? {
-        switch self {
-        case .none: nil
-        case .requested(let reason), .cutShort(let reason): reason
-        }
-    }
-
-    var isCutShort: Bool {
-        if case .cutShort = self { true } else { false }
     }
 }

@@ -7,9 +7,9 @@ enum HostLifecycle: Sendable {
     /// roster yet while their start plan is made.
     case launching(HostRoster?)
     case running(HostRoster)
-    /// Stopping the modules, for the reason given; the roster is gone, so
-    /// nothing joins it.
-    case stopping(StopReason)
+    /// Stopping the modules (why: the host's ``ShutdownStage``); the roster
+    /// is gone, so nothing joins it.
+    case stopping
     case stopped(failures: [HookOutcome])
     case launchFailed(HostError)
 
@@ -45,13 +45,13 @@ enum HostLifecycle: Sendable {
         }
     }
 
-    /// The status the host publishes in this state.
-    var status: HostStatus {
+    /// The status the host publishes in this state, stopping for `reason`.
+    func status(stoppingFor reason: @autoclosure () -> StopReason) -> HostStatus {
         switch self {
         case .idle: .idle
         case .launching: .launching
         case .running: .running
-        case .stopping(let reason): .stopping(reason)
+        case .stopping: .stopping(reason())
         case .stopped(let failures): .stopped(failures: failures)
         case .launchFailed(let error): .launchFailed(error)
         }

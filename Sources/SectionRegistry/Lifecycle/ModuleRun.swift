@@ -39,8 +39,6 @@ struct ModuleRun: @unchecked Sendable {
         /// else knows the run.
         var task: Task<Void, Never>?
         var ended = false
-        /// Set by a second stop: nobody waits for it any more.
-        var cutOff = false
         /// The drain's wait for its end: resumed with `true` when it ends,
         /// `false` when the wait is given up (a second stop, the timer).
         var waiter: Waiter<Bool>?
@@ -184,15 +182,6 @@ struct ModuleRun: @unchecked Sendable {
 
     // MARK: Ending
 
-    /// Stops waiting for this `run`: a second stop.
-    func cutOff() {
-        withState { state -> Waiter<Bool>? in
-            state.cutOff = true
-            defer { state.waiter = nil }
-            return state.waiter
-        }?.resume(returning: false)
-    }
-
     /// Ends `runs`, given in reverse start order, and waits for them.
     ///
     /// Each `run` is asked to finish (to drain), and waited for, before the
@@ -200,8 +189,8 @@ struct ModuleRun: @unchecked Sendable {
     /// still runs. Past `drainDeadline`, every `run` still running is
     /// cancelled and has until `cancelLimit` after that; the one that held
     /// the drain is named, with the fix (`heldTheDrain`). A second stop
-    /// (`isCutShort`) ends the drain at once: the `run`s not yet asked are
-    /// cancelled without being asked. A run of a module in `notAwaited` is
+    /// (the calling task's cancellation) ends the drain at once: the
+    /// `run`s not yet asked are cancelled without being asked. A run of a module in `notAwaited` is
     /// cancelled but not waited for: it waits for a request of its own.
     ///
     /// One timer for the whole drain, and one for the cancellations after
@@ -210,17 +199,16 @@ struct ModuleRun: @unchecked Sendable {
     /// - Returns: the `run`s that did not end cleanly (see ``Ending``).
     static func end(
         _ runs: [ModuleRun], drainDeadline: ContinuousClock.Instant, cancelLimit: Duration, notAwaited: [ModuleLife],
-        isCutShort: @escaping @Sendable () -> Bool, heldTheDrain: @Sendable (ModuleRun) -> Void
+        heldTheDrain: @Sendable (ModuleRun) -> Void
     ) async -> Ending {
         let drainStart = MonotonicInstant.now
         var next = runs.startIndex
         var heldBy: ModuleRun?
         await RunWatch.until(drainDeadline) { watch in
-            // A run is cut off only once the shutdown is cut short: the one
-            // test of `isCutShort` covers both. The watch is moved to each
-            // run before it is asked, in the same round trip that says
-            // whether the timer has run out (then none is asked).
-            while next < runs.endIndex, !isCutShort() {
+            // The watch is moved to each run before it is asked, in the same
+            // round trip that says whether the timer has run out, or the
+            // shutdown was cut short (then none is asked).
+            while next < runs.endIndex {
                 let run = runs[next]
                 guard watch.watch(run) else { break }
                 if run.isIn(notAwaited) {
@@ -230,7 +218,7 @@ struct ModuleRun: @unchecked Sendable {
                 }
                 run.module.life.requestDrain()
                 guard await run.waitForEnd(watch) else {
-                    if !run.isCutOff, !isCutShort() { heldBy = run }
+                    if !watch.isCutShort { heldBy = run }
                     return
                 }
                 next += 1
@@ -243,7 +231,6 @@ struct ModuleRun: @unchecked Sendable {
         // Drained in time: no timer for a cancellation nothing waits for.
         guard !late.isEmpty else { return Ending(drainStart: drainStart) }
         for run in late { run.cancel() }
-        let cutShort = isCutShort()
         return await RunWatch.until(.now + cancelLimit) { watch in
             var ending = Ending(drainStart: drainStart)
             for run in late {
@@ -251,7 +238,7 @@ struct ModuleRun: @unchecked Sendable {
                 watch.watch(run)
                 if await !run.waitForEnd(watch) {
                     ending.unended.append(run)
-                } else if !cutShort, !run.isCutOff {
+                } else if !watch.isCutShort {
                     ending.timedOut.append(run.outcome(.timedOut, since: drainStart))
                 }
             }
@@ -296,17 +283,13 @@ struct ModuleRun: @unchecked Sendable {
         modules.contains { $0 === module.life }
     }
 
-    private var isCutOff: Bool {
-        withState { $0.cutOff }
-    }
-
-    /// Whether the `run` has ended before `watch` expired; `false` at once
-    /// once cut off. The caller has made it the run `watch` watches.
+    /// Whether the `run` has ended before `watch` expired (its timer, or a
+    /// second stop). The caller has made it the run `watch` watches.
     fileprivate func waitForEnd(_ watch: RunWatch) async -> Bool {
         await suspend { (continuation: Waiter<Bool>) in
             let now = withState { state -> Bool? in
                 if state.ended { return true }
-                if state.cutOff || watch.isExpired { return false }
+                if watch.isExpired { return false }
                 state.waiter = continuation
                 return nil
             }
@@ -340,17 +323,29 @@ private final class RunStorage: ManagedBuffer<ModuleRun.Fields, pthread_mutex_t>
 }
 
 /// One timer for a wait of many `run`s one after the other: when it runs
-/// out, it wakes the wait under way, and every wait after it returns at once.
+/// out, or the waiting task is cancelled (a second stop), it wakes the wait
+/// under way, and every wait after it returns at once.
 private final class RunWatch: Sendable {
-    private let state = Locked<(expired: Bool, watched: ModuleRun?)>((false, nil))
+    private struct State {
+        var expired = false
+        var cutShort = false
+        var watched: ModuleRun?
+    }
+
+    private let state = Locked(State())
 
     var isExpired: Bool {
         state.withLock { $0.expired }
     }
 
+    /// Whether it expired because the shutdown was cut short.
+    var isCutShort: Bool {
+        state.withLock { $0.cutShort }
+    }
+
     /// Makes `run` the one waited for.
     ///
-    /// - Returns: `false` if the timer has run out already.
+    /// - Returns: `false` if the watch has expired already.
     @discardableResult
     func watch(_ run: ModuleRun) -> Bool {
         state.withLock { state in
@@ -359,19 +354,25 @@ private final class RunWatch: Sendable {
         }
     }
 
-    private func expire() {
+    private func expire(cutShort: Bool) {
         state.withLock { state -> ModuleRun? in
             state.expired = true
+            state.cutShort = state.cutShort || cutShort
             return state.watched
         }?.wake()
     }
 
-    /// Runs `body` with a watch that runs out at `deadline`. Past already
-    /// (the intake stops took the drain's whole limit), no run is asked, as
-    /// if the timer had run out before the first.
+    /// Runs `body` with a watch that runs out at `deadline`, or at once when
+    /// the calling task is cancelled: the one place the drain gives up on a
+    /// second stop. Past already (the intake stops took the drain's whole
+    /// limit), no run is asked, as if the timer had run out before the first.
     static func until<T: Sendable>(_ deadline: ContinuousClock.Instant, _ body: (RunWatch) async -> T) async -> T {
         let watch = RunWatch()
-        return await withTimer(until: deadline, onExpiry: watch.expire) { await body(watch) }
+        return await withTaskCancellationHandler {
+            await withTimer(until: deadline, onExpiry: { watch.expire(cutShort: false) }) { await body(watch) }
+        } onCancel: {
+            watch.expire(cutShort: true)
+        }
     }
 }
 

@@ -83,9 +83,15 @@ final class PhaseRun: Sendable {
     // MARK: The task that owns the phase
 
     /// Calls the hooks and returns what each did, once every hook has
-    /// returned or the host has gone on without it.
+    /// returned or the host has gone on without it. The calling task's
+    /// cancellation (a second stop) cuts the phase short: the one place a
+    /// phase gives up.
     func execute() async -> PhaseRecords {
         guard !modules.isEmpty else { return PhaseRecords(hooks: []) }
+        return await withTaskCancellationHandler(operation: callHooks, onCancel: cutShort)
+    }
+
+    private func callHooks() async -> PhaseRecords {
         if runs == nil, !modules.contains(where: { $0.writesHook(of: phase) }) {
             return completeWithoutHooks()
         }
@@ -153,7 +159,7 @@ final class PhaseRun: Sendable {
 
     /// Cuts the phase short: the running hook is cancelled and left behind
     /// at once (``HookOutcome/Result/cutOff``), no further hook is called.
-    func cutShort() {
+    private func cutShort() {
         let runner = state.withLock { state -> Task<Void, Never>? in
             guard !state.done, !state.cutShort else { return nil }
             state.cutShort = true

@@ -1,11 +1,10 @@
-/// A step of the shutdown that waits before the drain: the lame-duck delay,
-/// or the modules' intake stops. It ends when every module it waits for is
-/// done, at its deadline, or at once when the shutdown is cut short
-/// (``HostRequests/cutShort(_:)`` calls ``end()``).
+/// A step of the shutdown that waits for work done in tasks of their own
+/// before the drain: the command's work, or the modules' intake stops. It
+/// ends when every piece it waits for is done, at its deadline, or at once
+/// when the shutdown is cut short (the waiting task's cancellation).
 final class ShutdownStep: Sendable {
     private struct State {
-        /// The modules not done yet; the lame-duck delay waits for one
-        /// that is never done.
+        /// The pieces not done yet.
         var pending: [String]
         var ended = false
         var waiter: Waiter<Void>?
@@ -29,7 +28,7 @@ final class ShutdownStep: Sendable {
 
     /// Ends the wait at once: the shutdown is cut short, or the deadline
     /// passed.
-    func end() {
+    private func end() {
         state.withLock { state -> Waiter<Void>? in
             state.ended = true
             defer { state.waiter = nil }
@@ -37,19 +36,24 @@ final class ShutdownStep: Sendable {
         }?.resume()
     }
 
-    /// Waits until every module is done, `deadline` passes, or ``end()``.
+    /// Waits until every piece is done, `deadline` passes, or the waiting
+    /// task is cancelled (a second stop: the one place this step gives up).
     ///
-    /// - Returns: the modules not done.
+    /// - Returns: the pieces not done.
     func wait(until deadline: ContinuousClock.Instant) async -> [String] {
-        await withTimer(until: deadline, onExpiry: end) {
-            await suspend { (waiter: Waiter<Void>) in
-                let now = state.withLock { state -> Bool in
-                    guard !state.ended, !state.pending.isEmpty else { return true }
-                    state.waiter = waiter
-                    return false
+        await withTaskCancellationHandler {
+            await withTimer(until: deadline, onExpiry: end) {
+                await suspend { (waiter: Waiter<Void>) in
+                    let now = state.withLock { state -> Bool in
+                        guard !state.ended, !state.pending.isEmpty else { return true }
+                        state.waiter = waiter
+                        return false
+                    }
+                    if now { waiter.resume() }
                 }
-                if now { waiter.resume() }
             }
+        } onCancel: {
+            end()
         }
         return state.withLock { $0.pending }
     }

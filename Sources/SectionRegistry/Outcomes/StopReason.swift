@@ -32,6 +32,18 @@ public enum StopReason: Sendable, Hashable, CustomStringConvertible {
         if case .signal(let number) = self { 128 + number } else { nil }
     }
 
+    /// Whether this stop, asked for during a shutdown, cuts it short: a
+    /// signal (someone pressed Ctrl-C again, a supervisor ran out of
+    /// patience) or the cancellation of the task running the host do;
+    /// another ``ModuleHost/terminate()``, a module's request or a `run`'s
+    /// failure join the shutdown under way.
+    var escalates: Bool {
+        switch self {
+        case .signal, .cancelled: true
+        case .terminate, .moduleRequest, .runFailed, .gracefulShutdown: false
+        }
+    }
+
     public var description: String {
         switch self {
         case .signal(let number): signalName(number)

@@ -25,38 +25,31 @@ extension ModuleHost {
         configuration.logsLaunchFailure = false  // said once, below
         do {
             let host = ModuleHost(registry: try ModuleRegistry.linked(), configuration: configuration)
-            try await host.run()
+            do {
+                try await host.run()
+            } catch where !host.status.isFinal {
+                end(ProgramEnd(status: 1, message: "\(error)"))  // signals in use: nothing launched
+            } catch {
+                // A failed launch or run: the final status says it.
+            }
             if case .stopped(let failures) = host.status, failures.isEmpty {
                 let stopped = await host.shutdownOutcomes.map(\.module).joined(separator: ", ")
                 host.shared.log(.info, "SectionRegistry: stopped: \(stopped)")
             }
-            end(status: exitStatus(after: host.status))
+            end(ProgramEnd(of: .service, final: host.status, stopReason: host.stopReason, failedRun: await host.failedRunError()))
         } catch {
-            end(status: 1, message: "\(error)")
+            end(ProgramEnd(status: 1, message: "\(error)"))
         }
     }
 
-    /// The exit status of ``main(configuration:)`` once ``run()`` returned
-    /// without an error: 0 stopped cleanly, 3 not.
-    static func exitStatus(after status: HostStatus) -> Int32 {
-        switch status {
-        case .stopped(let failures) where failures.isEmpty:
-            0
-        case .launchFailed(let cancelled) where !cancelled.rollback.contains(where: \.isFailure):
-            0  // SIGTERM during launch; what started stopped cleanly
-        default:
-            3
-        }
-    }
-
-    /// Flushes standard output, writes `message` to standard error in one
-    /// write, and exits.
-    static func end(status: Int32, message: String? = nil) -> Never {
+    /// Flushes standard output, writes the message to standard error in one
+    /// write, and exits with the status.
+    static func end(_ program: ProgramEnd) -> Never {
         fflush(nil)
-        if let message {
+        if let message = program.message {
             let line = Array((message + "\n").utf8)
             _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
         }
-        exit(status)
+        exit(program.status)
     }
 }

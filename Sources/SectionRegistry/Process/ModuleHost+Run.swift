@@ -57,11 +57,11 @@ extension ModuleHost {
     ///   ``HostError/Code/signalsInUse`` if another `run()` serves the
     ///   signals.
     public nonisolated func run() async throws(HostError) {
-        let launch = try await servingSignals(stop: stop(bySignal:)) {
+        let launch = try await servingSignals(stop: { self.requestStop(.signal($0)) }) {
             // In a ServiceGroup (the ServiceLifecycle trait), the group's
             // graceful shutdown is the host's; elsewhere this only runs the
             // body.
-            await onGracefulShutdown({ self.beginShutdown(.gracefulShutdown) }) {
+            await onGracefulShutdown({ self.requestStop(.gracefulShutdown) }) {
                 await withTaskCancellationHandler {
                     do throws(HostError) {
                         try await self.launch()
@@ -74,7 +74,7 @@ extension ModuleHost {
                     // During a shutdown, a cancellation escalates as a
                     // second signal does: a ServiceGroup past its
                     // maximumGracefulShutdownDuration cancels its services.
-                    if !self.beginShutdown(.cancelled) { self.cutShutdownShort(.cancelled) }
+                    self.requestStop(.cancelled)
                 }
             }
         }
@@ -127,7 +127,7 @@ extension ModuleHost {
         let broadcasts = SignalBroadcasts()
         for await signal in signals {
             let name = signalName(signal)
-            let stopping = requests.shutdown.begun
+            let stopping = shared.shutdown.hasBegun
             switch signal {
             case SIGTERM, SIGINT:
                 stop(signal)

@@ -56,7 +56,7 @@ extension ModuleContext {
     ///   responder, server, services and `onServerRunning` are kept.
     public func serve(_ app: some ApplicationProtocol) async throws {
         let intake = ListenerIntake()
-        let hosted = HostedApplication(base: app, intake: intake, shutdownBegun: { host.shutdownBegun.load(ordering: .acquiring) }) {
+        let hosted = HostedApplication(base: app, intake: intake, shutdownBegun: { host.shutdown.hasBegun }) {
             reportReady(
                 undeclared: "serves with context.serve(_:), which reports ready once its server listens, but does not declare "
                     + "`var runReportsReady: Bool { true }`",
