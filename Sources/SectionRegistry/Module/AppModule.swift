@@ -28,7 +28,7 @@
 ///     }
 /// }
 /// ```
-public protocol AppModule: Sendable {
+public protocol AppModule: _WrittenHooks, Sendable {
     /// What ``run(_:)`` returns: nothing (`Void`) for a module that writes
     /// it. Never named by a module: it only tells the host, at no cost,
     /// which modules have long-running work.
@@ -123,24 +123,28 @@ public protocol AppModule: Sendable {
     /// Stops the module's work, within ``HostConfiguration/stopTimeLimit``
     /// (10 seconds by default). It runs in a task of the host's, not
     /// cancelled when the task that runs the host is: it may await I/O or
-    /// `Task.sleep` to the end. Past its limit, or when a second SIGTERM or
-    /// SIGINT cuts shutdown short, it is cancelled and the host goes on
-    /// without it.
+    /// `Task.sleep` to the end. Past its limit, or when a second stop cuts
+    /// the shutdown short (a second SIGTERM or SIGINT, or the cancellation
+    /// of the task running ``ModuleHost/run()`` during the shutdown), it is
+    /// cancelled and the host goes on without it.
     @discardableResult
     nonisolated(nonsending) func stop(_ context: ModuleContext) async throws -> StopResult
+}
 
-    /// Whether the module writes ``run(_:)``: not to be written by a module.
-    ///
-    /// A requirement with two default witnesses, so that the answer is chosen
-    /// when the conformance is compiled. Asking the type at run time
-    /// (`RunResult.self`) looks up the associated type by its mangled name,
-    /// about 2,000 instructions per module type the first time.
+/// Which hooks a module writes, answered when its conformance to
+/// ``AppModule`` is compiled: never named or written by a module, and left
+/// out of the documentation (underscored), so that ``AppModule`` declares
+/// only what a module writes.
+///
+/// Each hook's result type defaults to a type of its own (`_NoHook`,
+/// `_NoRunHook`) that only the default implementation returns: a module
+/// that writes a hook makes it `Void`. Each `_has…Hook` requirement has
+/// two default witnesses, one for each case, so the answer is chosen at
+/// compile time. Asking the type at run time (`RunResult.self`) looks up
+/// the associated type by its mangled name, about 2,000 instructions per
+/// module type the first time.
+public protocol _WrittenHooks {
     var _hasRunHook: Bool { get }
-
-    /// The hooks the module writes, of ``setUp(_:)``, ``start(_:)``,
-    /// ``ready(_:)``, ``reload(_:)`` and ``stop(_:)``: not to be written by
-    /// a module. One requirement a hook, each with two default witnesses,
-    /// as `_hasRunHook` is.
     var _hasSetUpHook: Bool { get }
     var _hasStartHook: Bool { get }
     var _hasReadyHook: Bool { get }
