@@ -18,8 +18,10 @@ extension ModuleHost {
     /// ended, or after ``HostConfiguration/cancelledWorkTimeLimit`` (1
     /// second) if it ignores its cancellation (it is then left behind, and
     /// a warning says so), every module is stopped and the process exits
-    /// 130 after SIGINT, 143 after SIGTERM. A second signal ends that wait
-    /// at once. During launch, the same signals cancel the launch (what
+    /// 130 after SIGINT, 143 after SIGTERM. Ending the work is the first
+    /// step of the host's shutdown, so a second signal cuts it short, as it
+    /// does under ``run()``: the wait for the work ends at once, and the
+    /// stop hooks not yet called are skipped. During launch, the same signals cancel the launch (what
     /// started is stopped) with the same exit statuses. SIGHUP, SIGUSR1
     /// and SIGUSR2 are answered as ``run()`` says.
     ///
