@@ -13,11 +13,11 @@ final class HostState: Sendable {
     let trace: LaunchTrace?
     /// Whether the host is ready, stopping, or cut short, and why it stops.
     let shutdown = ShutdownStage()
-    /// Begins the host's shutdown for the module named: set by the host once
-    /// it exists (it is made after this state).
-    let beginShutdown = Locked<(@Sendable (String) -> Void)?>(nil)
+    /// Asks the host to stop for the module named (``ModuleHost/requestStop(_:)``):
+    /// set by the host once it exists (it is made after this state).
+    let requestStop = Locked<(@Sendable (String) -> Void)?>(nil)
     /// Tells the host that a joined `run` failed, which stops it: set by
-    /// the host, as ``beginShutdown`` is. Here, once a host, and not in
+    /// the host, as ``requestStop`` is. Here, once a host, and not in
     /// each `run`, as a weak reference that every `run` would make and
     /// destroy.
     let runFailed = Locked<(@Sendable (HookOutcome) -> Void)?>(nil)

@@ -130,7 +130,7 @@ public struct ModuleContext: Sendable {
     /// }
     /// ```
     public func requestShutdown() {
-        host.beginShutdown.withLock { $0 }?(moduleName)
+        host.requestStop.withLock { $0 }?(moduleName)
     }
 
     // MARK: Long-running work

@@ -10,7 +10,7 @@ import Synchronization
 /// `notReady` (a stop during launch) and then the host is never ready.
 ///
 /// A second stop is the cancellation of the engine's task, the one that
-/// runs the shutdown's steps (``cutShort()``); each wait of a step turns
+/// runs the shutdown's steps (``cutShort(announce:)``); each wait of a step turns
 /// that cancellation into giving up, once, where it waits. So a new step
 /// needs nothing here.
 final class ShutdownStage: Sendable {
@@ -31,9 +31,6 @@ final class ShutdownStage: Sendable {
 
     /// Whether a stop was asked for; unlike `!isReady`, false during launch.
     var hasBegun: Bool { current.rawValue >= Stage.shuttingDown.rawValue }
-
-    /// Whether a second stop cut the shutdown short.
-    var isCutShort: Bool { current == .cutShort }
 
     /// Why the host stops: the first stop's reason, `nil` before one.
     var reason: StopReason? {

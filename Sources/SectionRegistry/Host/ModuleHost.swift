@@ -83,7 +83,7 @@ public actor ModuleHost {
         self.shared = HostState(configuration: configuration)
         self.requests = HostRequests(stage: shared.shutdown)
         // Weak: the state outlives nothing, but a module's context may.
-        shared.beginShutdown.withLock { $0 = { [weak self] module in self?.requestStop(.moduleRequest(module)) } }
+        shared.requestStop.withLock { $0 = { [weak self] module in self?.requestStop(.moduleRequest(module)) } }
         shared.runFailed.withLock { $0 = { [weak self] outcome in self?.runFailed(outcome) } }
     }
 

@@ -21,9 +21,10 @@ extension ModuleHost {
     /// 130 after SIGINT, 143 after SIGTERM. Ending the work is the first
     /// step of the host's shutdown, so a second signal cuts it short, as it
     /// does under ``run()``: the wait for the work ends at once, and the
-    /// stop hooks not yet called are skipped. During launch, the same signals cancel the launch (what
-    /// started is stopped) with the same exit statuses. SIGHUP, SIGUSR1
-    /// and SIGUSR2 are answered as ``run()`` says.
+    /// stop hooks not yet called are skipped. During launch, the same
+    /// signals cancel the launch (what started is stopped) with the same
+    /// exit statuses. SIGHUP, SIGUSR1 and SIGUSR2 are answered as ``run()``
+    /// says.
     ///
     /// **A stop the modules begin** (a module's
     /// ``ModuleContext/requestShutdown()``, or a `run` that failed)

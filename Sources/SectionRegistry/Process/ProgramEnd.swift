@@ -48,34 +48,32 @@ struct ProgramEnd: Sendable, Equatable {
         case .idle, .launching, .running, .stopping:
             failures = []  // not final: no entry point ends here
         }
-        let clean = ProgramEnd(status: failures.isEmpty ? 0 : 3)
-        switch entry {
-        case .command where stopReason?.signalExitStatus != nil:
-            self.init(status: stopReason!.signalExitStatus!)
-        case _ where failedRun != nil:
-            self.init(status: 1, message: "\(failedRun!)")
-        case .service:
-            self = clean
-        case .command where final.isLaunchFailure:
-            self = clean  // a stop during launch: the work never ran
-        case .command(.success(0)?):
-            self = clean
-        case .command(.success(let status)?):
-            self.init(status: status)
-        case .command(.failure(let error)?) where error is CancellationError && stopReason != nil:
-            // Cancelled because the host stops (a module asked): a normal
-            // shutdown, as under main().
-            self = clean
-        case .command(.failure(let error)?):
-            self.init(status: 1, message: "\(error)")
-        case .command(nil):
-            self.init(status: 1)
+        let clean: Int32 = failures.isEmpty ? 0 : 3
+        guard case .command(let work) = entry else {
+            self.init(status: failedRun == nil ? clean : 1, message: failedRun.map { "\($0)" })
+            return
         }
-    }
-}
-
-extension HostStatus {
-    var isLaunchFailure: Bool {
-        if case .launchFailed = self { true } else { false }
+        if let signalled = stopReason?.signalExitStatus {
+            self.init(status: signalled)
+        } else if let failedRun {
+            self.init(status: 1, message: "\(failedRun)")
+        } else if case .launchFailed = final {
+            self.init(status: clean)  // a stop during launch: the work never ran
+        } else {
+            switch work {
+            case .success(0)?:
+                self.init(status: clean)
+            case .success(let status)?:
+                self.init(status: status)
+            case .failure(let error)? where error is CancellationError && stopReason != nil:
+                // Cancelled because the host stops (a module asked): a normal
+                // shutdown, as under main().
+                self.init(status: clean)
+            case .failure(let error)?:
+                self.init(status: 1, message: "\(error)")
+            case nil:
+                self.init(status: 1)  // left behind: the warning said it
+            }
+        }
     }
 }
