@@ -77,8 +77,8 @@ public final class TestHost: Sendable {
     /// outcomes.
     ///
     /// - Returns: each `run` that failed while the host ran, each stop
-    ///   hook's outcome in the order called, and each `run` that did not
-    ///   drain cleanly.
+    ///   hook's outcome in the order called (of the modules that write
+    ///   one), and each `run` that did not drain cleanly.
     @discardableResult
     public func stop() async -> [HookOutcome] {
         state.withLock { $0.stoppedByTest = true }

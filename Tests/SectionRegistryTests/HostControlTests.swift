@@ -67,8 +67,8 @@ import Testing
     @Test func aRemovedModuleIsStoppedAndGetsNoMoreEvents() async throws {
         let host = ModuleHost(registry: try declare(threeModules), configuration: testConfiguration())
         try await host.launch()
-        let outcome = try await host.remove("Search")
-        guard case .completed = outcome.result else { Issue.record("\(outcome)"); return }
+        let outcomes = try await host.remove("Search")
+        guard outcomes.count == 1, case .completed = outcomes[0].result else { Issue.record("\(outcomes)"); return }
         #expect(journal.modules("stop") == ["Search"])
         #expect(await host.runningModules == ["Accounts", "Billing"])
         #expect(await host.broadcast(Ping(payload: 0)).replies.map(\.module) == ["Accounts", "Billing"])

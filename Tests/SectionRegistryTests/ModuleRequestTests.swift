@@ -115,7 +115,7 @@ func asking(
                     _ = await box.value.waitUntilRunning()
                     try await Task.sleep(for: .milliseconds(round * 3))
                     let outcome = try await box.value.remove("Worker")
-                    removed.withLock { $0 = outcome }
+                    removed.withLock { $0 = outcome.last }
                 }
             },
         ]), configuration: testConfiguration { $0.stopTimeLimit = Self.longLimit })

@@ -160,7 +160,7 @@ extension ModuleHost {
             roster.leaveOut(plugin.positions)
             return roster.takeStarted(at: plugin.positions)
         } ?? []
-        let outcomes = await stop(reversing: stopping)
+        let outcomes = await stop(reversing: stopping).outcomes
         plugin.library.close()
         return .success(outcomes)
     }

@@ -72,6 +72,8 @@ public actor ModuleHost {
     /// How the shutdown went, once the host has stopped (or what a launch
     /// that the shutdown interrupted stopped again).
     var shutdownOutcomes: [HookOutcome] = []
+    /// The modules the shutdown stopped, in the order stopped.
+    var stoppedModules: [HostedModule] = []
     /// The work of a one-shot program (``main(configuration:_:)``), once it
     /// runs: the shutdown ends it first.
     var command: CommandWork?
@@ -443,11 +445,11 @@ public actor ModuleHost {
         let rollback = await stop(reversing: started)
         switch interruption {
         case .cancelled:
-            let error = HostError.cancelled(rollback: rollback)
+            let error = HostError.cancelled(rollback: rollback.outcomes, stopped: rollback.names)
             shared.log(.info, "SectionRegistry: launch cancelled; \(error.stoppedAgain)")
             return error
         case .failed(let module, let phase, let cause):
-            return .moduleFailed(module, in: phase, error: cause, rollback: rollback)
+            return .moduleFailed(module, in: phase, error: cause, rollback: rollback.outcomes, stopped: rollback.names)
         }
     }
 
@@ -524,14 +526,17 @@ public actor ModuleHost {
     /// before it stops. Waits for its turn: a launch or load under way ends
     /// first, so a module coming up after it counts as a dependent.
     ///
+    /// - Returns: how its `run` ended if it did not drain cleanly, then how
+    ///   its stop hook ended: only what the module writes, so nothing for a
+    ///   module with neither.
     /// - Throws: ``HostError`` (``HostError/Code/notRunning``, ``HostError/Code/hasDependents``) if it is not running, or running modules
     ///   come after it.
     @discardableResult
-    public func remove(_ name: String) async throws(HostError) -> HookOutcome {
+    public func remove(_ name: String) async throws(HostError) -> [HookOutcome] {
         try await perform(.remove, "remove(\"\(name)\")", refused: { .failure($0) }) { host, _ in await host.removeNow(name) }.get()
     }
 
-    private func removeNow(_ name: String) async -> Result<HookOutcome, HostError> {
+    private func removeNow(_ name: String) async -> Result<[HookOutcome], HostError> {
         guard case .running(let roster) = lifecycle, let module = roster.started.first(where: { $0.name == name }) else {
             return .failure(.notRunning(name))
         }
@@ -539,13 +544,13 @@ public actor ModuleHost {
         guard dependents.isEmpty else { return .failure(.hasDependents(name, dependents: dependents.map(\.name))) }
         lifecycle.changeRoster { _ = $0.takeStarted(at: CollectionOfOne(module.position)) }
         shared.forget(module.life)
-        return .success(await stop(reversing: [module]).last!)
+        return .success(await stop(reversing: [module]).outcomes)
     }
 
     // MARK: Reports
 
     /// The outcomes of the hooks of `phase` that were called, and for a stop
-    /// phase those skipped.
+    /// phase those skipped: of the hooks the modules write only.
     static func outcomes(of phase: PhaseRun, _ records: PhaseRecords) -> [HookOutcome] {
         // Room for every hook at once: a stop has an outcome for each, and
         // growing the list moved every outcome made so far at each doubling.
@@ -553,7 +558,8 @@ public actor ModuleHost {
         outcomes.reserveCapacity(phase.phase == .stop ? records.hooks.count : 0)
         for position in records.indices {
             let record = records[position]
-            guard record.ended || phase.phase == .stop else { continue }
+            guard record.ended || phase.phase == .stop,
+                  phase.modules[position].reportsHook(of: phase.phase, endingAs: record.end) else { continue }
             outcomes.append(HookOutcome(module: phase.modules[position].name, phase: phase.phase, result: records.result(at: position),
                                         duration: record.duration, start: record.start))
         }
@@ -573,7 +579,7 @@ public actor ModuleHost {
             } else {
                 notable = records[position].ended || phase.phase == .stop
             }
-            guard notable else { continue }
+            guard notable, phase.modules[position].reportsHook(of: phase.phase, endingAs: records[position].end) else { continue }
             let record = records[position]
             let result = records.result(at: position)
             let outcome = HookOutcome(module: phase.modules[position].name, phase: phase.phase, result: result,

@@ -85,8 +85,10 @@ extension ModuleHost {
     /// cancelled, this stops waiting and returns what it knows (nothing);
     /// the shutdown goes on.
     ///
-    /// - Returns: how each module stopped, in the order stopped (what an
-    ///   interrupted launch stopped, if this call interrupted it), to the
+    /// - Returns: how each module's stop hook ended, in the order called,
+    ///   and each `run` that did not drain cleanly (what an interrupted
+    ///   launch stopped, if this call interrupted it): only hooks the
+    ///   modules write, so a module with neither has none. To the
     ///   call that began the shutdown; a later call returns once it is done,
     ///   with nothing.
     @discardableResult
@@ -150,13 +152,14 @@ extension ModuleHost {
             enter(.stopping)
             await endCommand()
             await serveAsLameDuck()
-            let outcomes = await stop(reversing: roster.started)
+            let stopped = await stop(reversing: roster.started)
             for plugin in roster.plugins {
                 plugin.library.close()
             }
-            shutdownOutcomes = outcomes
-            let failures = failedRuns.withLock { $0 } + outcomes.filter { $0.isFailure }
-            logShutdown(outcomes, failures: failures)
+            shutdownOutcomes = stopped.outcomes
+            stoppedModules = stopped.modules
+            let failures = failedRuns.withLock { $0 } + stopped.outcomes.filter { $0.isFailure }
+            logShutdown(stopped.modules, failures: failures)
             enter(.stopped(failures: failures))
         case .idle:
             enter(.stopped(failures: []))
@@ -207,9 +210,9 @@ extension ModuleHost {
 
     /// The last line of a shutdown: the modules stopped, or what did not
     /// stop cleanly.
-    private func logShutdown(_ outcomes: [HookOutcome], failures: [HookOutcome]) {
+    private func logShutdown(_ modules: [HostedModule], failures: [HookOutcome]) {
         let failed = Set(failures.map(\.module))
-        let stopped = { outcomes.filter { $0.phase == .stop && !$0.isFailure && !failed.contains($0.module) }.map(\.module).joined(separator: ", ") }
+        let stopped = { modules.map(\.name).filter { !failed.contains($0) }.joined(separator: ", ") }
         guard !failures.isEmpty else {
             // ModuleHost.main says it at info; an app that terminates its
             // host itself says what it likes.
@@ -226,7 +229,7 @@ extension ModuleHost {
 
     /// Stops `started`, given in start order, in reverse order: ends their
     /// `run`s, then forgets each and calls its stop hook.
-    func stop(reversing started: [HostedModule]) async -> [HookOutcome] {
+    func stop(reversing started: [HostedModule]) async -> StopReport {
         // An array made from the reversed view: `reversed()` where an array
         // is expected is Sequence's, which copied every module and then
         // reversed the copy in place.
@@ -240,7 +243,7 @@ extension ModuleHost {
         }
         let runOutcomes = runs.outcomes(), hookOutcomes = Self.outcomes(of: phase, records)
         // Usually no run ended badly: the hooks' list as it is, not copied.
-        return runOutcomes.isEmpty ? hookOutcomes : runOutcomes + hookOutcomes
+        return StopReport(modules: modules, outcomes: runOutcomes.isEmpty ? hookOutcomes : runOutcomes + hookOutcomes)
     }
 
     /// Ends the `run`s of `modules` (given in the order they stop: reverse
@@ -292,4 +295,16 @@ extension ModuleHost {
                 + "HostConfiguration.drainTimeLimit.", module: name)
         }
     }
+}
+
+/// What stopping some modules did: every module stopped, in the order
+/// stopped, whatever hooks it writes; and the outcomes of the hooks and
+/// `run`s it writes that did not end cleanly or were called (a hook a
+/// module does not write has none).
+struct StopReport: Sendable {
+    let modules: [HostedModule]
+    let outcomes: [HookOutcome]
+
+    /// The modules stopped, by name, in the order stopped.
+    var names: [String] { modules.map(\.name) }
 }

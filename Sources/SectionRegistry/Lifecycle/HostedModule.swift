@@ -43,6 +43,14 @@ final class HostedModule: Sendable {
         }
     }
 
+    /// Whether a record of its hook of `phase` that ended as `end` is
+    /// reported (in outcomes, the log, the trace): only a hook it writes,
+    /// and its start when its `run` failed or was not ready in time (the
+    /// start phase waits for it even where the module writes no start).
+    func reportsHook(of phase: LifecyclePhase, endingAs end: HookRecord.End) -> Bool {
+        writesHook(of: phase) || (phase == .start && end != .completed && hasRunHook)
+    }
+
     /// Calls the module's hook of `phase`, if it writes one. Always
     /// inlined: an async frame of its own per hook, and the hop back to its
     /// caller's executor after the hook, were a fifth of what a phase's

@@ -122,8 +122,12 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
     /// Why: the hook's error, a ``Code/timeLimitExceeded`` `HostError`, or the
     /// ``RegistryError`` of an ``Code/invalidOrder``.
     public let underlying: (any Error)?
-    /// How the modules already started were stopped, in that order.
+    /// How the modules already started were stopped, in that order: the
+    /// outcomes of the hooks and `run`s they write.
     public let rollback: [HookOutcome]
+    /// The modules already started that were stopped again, in the order
+    /// stopped, whatever hooks they write.
+    let stopped: [String]
     /// The running modules that come after ``module``.
     public let dependents: [String]
     /// The file of the image that holds a failed factory, as the dynamic
@@ -144,7 +148,7 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
 
     private init(
         _ code: Code, plugin: String? = nil, module: String? = nil, phase: LifecyclePhase? = nil,
-        underlying: (any Error)? = nil, rollback: [HookOutcome] = [], dependents: [String] = [], image: String? = nil,
+        underlying: (any Error)? = nil, rollback: [HookOutcome] = [], stopped: [String] = [], dependents: [String] = [], image: String? = nil,
         reason: String? = nil, dependency: String? = nil, fileProblems: [PluginFileProblem] = [],
         recordVersion: Int? = nil, limit: Duration? = nil
     ) {
@@ -154,6 +158,7 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
         self.phase = phase
         self.underlying = underlying
         self.rollback = rollback
+        self.stopped = stopped
         self.dependents = dependents
         self.image = image
         self.reason = reason
@@ -172,13 +177,13 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
     }
 
     package static func moduleFailed(
-        _ module: String, in phase: LifecyclePhase, error: any Error, rollback: [HookOutcome]
+        _ module: String, in phase: LifecyclePhase, error: any Error, rollback: [HookOutcome], stopped: [String] = []
     ) -> HostError {
-        HostError(.moduleFailed, module: module, phase: phase, underlying: error, rollback: rollback)
+        HostError(.moduleFailed, module: module, phase: phase, underlying: error, rollback: rollback, stopped: stopped)
     }
 
-    package static func cancelled(rollback: [HookOutcome]) -> HostError {
-        HostError(.cancelled, rollback: rollback)
+    package static func cancelled(rollback: [HookOutcome], stopped: [String] = []) -> HostError {
+        HostError(.cancelled, rollback: rollback, stopped: stopped)
     }
 
     package static func calledFromHook(_ request: String) -> HostError {
@@ -298,7 +303,7 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
         case .moduleFailed:
             let cause = underlying.map(embedded) ?? "unknown error"
             // A run fails once every module started: the host stopped them all.
-            let stopped = phase == .run ? Self.stopReport(rollback, clean: "stopped") : stoppedAgain
+            let stopped = phase == .run ? stopReport(clean: "stopped") : stoppedAgain
             return "module '\(name)' failed in \(phase.map { "\($0)" } ?? "a hook"): \(cause) (\(stopped))"
         case .cancelled:
             return "launch cancelled (\(stoppedAgain))"
@@ -348,16 +353,16 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
 
     /// What a failed launch stopped again.
     var stoppedAgain: String {
-        rollback.isEmpty ? "no module had started" : Self.stopReport(rollback, clean: "stopped again")
+        stopped.isEmpty && rollback.isEmpty ? "no module had started" : stopReport(clean: "stopped again")
     }
 
-    /// The modules whose stop hook completed, then what did not end
-    /// cleanly, from the results: a module is never called stopped because
-    /// it was on the list.
-    private static func stopReport(_ outcomes: [HookOutcome], clean: String) -> String {
-        let stopped = outcomes.filter { $0.phase == .stop && !$0.isFailure }.map(\.module)
-        let failed = outcomes.filter(\.isFailure).map { "\($0.module) \($0.phase) \($0.resultName)" }
-        let parts = [stopped.isEmpty ? nil : "\(clean): \(stopped.joined(separator: ", "))",
+    /// The modules stopped whose stop hook, if they write one, ended
+    /// cleanly, then what did not end cleanly, from the results.
+    private func stopReport(clean: String) -> String {
+        let unclean = Set(rollback.filter { $0.phase == .stop && $0.isFailure }.map(\.module))
+        let cleanly = stopped.filter { !unclean.contains($0) }
+        let failed = rollback.filter(\.isFailure).map { "\($0.module) \($0.phase) \($0.resultName)" }
+        let parts = [cleanly.isEmpty ? nil : "\(clean): \(cleanly.joined(separator: ", "))",
                      failed.isEmpty ? nil : "not cleanly: \(failed.joined(separator: ", "))"]
         return parts.compactMap { $0 }.joined(separator: "; ")
     }

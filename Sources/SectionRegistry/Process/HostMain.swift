@@ -33,7 +33,7 @@ extension ModuleHost {
                 // A failed launch or run: the final status says it.
             }
             if case .stopped(let failures) = host.status, failures.isEmpty {
-                let stopped = await host.shutdownOutcomes.map(\.module).joined(separator: ", ")
+                let stopped = await host.stoppedModules.map(\.name).joined(separator: ", ")
                 host.shared.log(.info, "SectionRegistry: stopped: \(stopped)")
             }
             end(ProgramEnd(of: .service, final: host.status, stopReason: host.stopReason, failedRun: await host.failedRunError()))

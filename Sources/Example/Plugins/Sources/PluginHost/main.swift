@@ -40,7 +40,10 @@ for path in arguments {
         refused = true
     }
 }
-print("running: \(await host.runningModules.joined(separator: ", "))")
-let stopped = await host.terminate()
-print("stopped: \(stopped.map(\.module).joined(separator: ", "))")
+let running = await host.runningModules
+print("running: \(running.joined(separator: ", "))")
+// terminate() returns the outcomes of the stop hooks the modules write; it
+// stops every running module, in reverse start order.
+let failures = await host.terminate().filter(\.isFailure)
+print("stopped: \(running.reversed().joined(separator: ", "))" + (failures.isEmpty ? "" : " (not cleanly: \(failures))"))
 exit(refused ? 1 : 0)

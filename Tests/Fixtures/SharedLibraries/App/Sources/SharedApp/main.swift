@@ -19,9 +19,11 @@ do {
     for plugin in CommandLine.arguments.dropFirst() {
         print("loaded \(file(plugin)): \(try await host.load(plugin: plugin).joined(separator: ", "))")
     }
-    print("running: \(await host.runningModules.joined(separator: ", "))")
+    let running = await host.runningModules
+    print("running: \(running.joined(separator: ", "))")
     print("ping: \(await host.broadcast(Ping()).replies.map(\.reply).joined(separator: ", "))")
-    print("stopped: \(await host.terminate().map(\.module).joined(separator: ", "))")
+    let failures = await host.terminate().filter(\.isFailure)
+    print("stopped: \(running.reversed().joined(separator: ", "))" + (failures.isEmpty ? "" : " (not cleanly: \(failures))"))
 } catch {
     print("error: \(error)")
     exit(1)
