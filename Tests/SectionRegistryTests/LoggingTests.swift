@@ -51,7 +51,7 @@ extension LogRecorder {
         }
         for phase in [LifecyclePhase.setUp, .start, .ready] {
             #expect(log.lines.contains { $0.level == .debug && $0.metadata["phase"] == phase.rawValue && $0.metadata["module"] == nil
-                && $0.message == "SectionRegistry: \(phase) of 4 modules done" }, "the phase's total")
+                && $0.message == "SectionRegistry: \(phase) done: 4 hooks called" }, "the phase's total")
         }
     }
 

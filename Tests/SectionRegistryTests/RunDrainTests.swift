@@ -189,7 +189,7 @@ func draining(
         ]), configuration: configuration())
         let error = await #expect(throws: HostError.self) { try await host.launch() }
         #expect(error?.code == .moduleFailed && error?.module == "HTTP" && error?.phase == .run)
-        #expect(error?.description == "SectionRegistry: module 'HTTP' failed in run: address already in use (stopped: HTTP, Database)")
+        #expect(error?.description == "SectionRegistry: module 'HTTP' failed in run: address already in use (stopped again: Database)")
         #expect(await host.waitUntilRunning() == false)
         #expect(journal.modules("stop") == ["HTTP", "Database"])
     }

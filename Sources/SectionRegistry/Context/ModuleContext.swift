@@ -229,7 +229,10 @@ public struct ModuleContext: Sendable {
     /// }
     /// ```
     public func cancelOnDrain<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: DrainRace<T>.self) { group in
+        // The group returns once the work has ended: a run that still holds
+        // the drain after this holds it elsewhere, and its warning says so.
+        defer { if life.cancelledWork == .running { life.cancelledWork = .ended } }
+        return try await withThrowingTaskGroup(of: DrainRace<T>.self) { group in
             group.addTask { .ended(try await operation()) }
             group.addTask {
                 await life.drainRequested()
@@ -242,7 +245,7 @@ public struct ModuleContext: Sendable {
                 switch try await group.next() {
                 case .ended(let value): return value
                 case .drainRequested:
-                    life.workCancelledOnDrain = true
+                    life.cancelledWork = .running
                     group.cancelAll()
                 case nil: throw CancellationError()
                 }

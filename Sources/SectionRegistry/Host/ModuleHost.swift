@@ -176,7 +176,16 @@ public actor ModuleHost {
         if status.isRunning { shared.shutdown.markReady() }
         statusBroadcast.publish(status)
         // The metadata is no autoclosure: made only if the log takes it.
-        if shared.log.takes(.debug) { shared.log(.debug, "SectionRegistry: \(status)", ["status": "\(status)"]) }
+        // The stage only: the failures and a launch's error are said once,
+        // by the shutdown's last line and the launch's error.
+        if shared.log.takes(.debug) {
+            let stage = switch status {
+            case .stopped(let failures) where !failures.isEmpty: "stopped, with failures"
+            case .launchFailed: "launch failed"
+            default: "\(status)"
+            }
+            shared.log(.debug, "SectionRegistry: \(stage)", ["status": stage])
+        }
         guard let trace = shared.trace, status.isFinal || status.isRunning else { return }
         do {
             try trace.write()
@@ -255,8 +264,12 @@ public actor ModuleHost {
         let records = await phase.execute()
         phaseLog.append(LoggedPhase(phase: phase, records: records))
         report(phase, records)
-        shared.log(.debug, "SectionRegistry: \(phase.phase) of \(phase.modules.count) modules done", phase: phase.phase,
-                   duration: start.duration(to: .now))
+        if shared.log.takes(.debug) {
+            // The hooks the modules write: a module without one had none.
+            let called = phase.modules.count { $0.writesHook(of: phase.phase) }
+            shared.log(.debug, "SectionRegistry: \(phase.phase) done: \(called) \(called == 1 ? "hook" : "hooks") called", phase: phase.phase,
+                       duration: start.duration(to: .now))
+        }
         return records
     }
 
@@ -449,7 +462,10 @@ public actor ModuleHost {
             shared.log(.info, "SectionRegistry: launch cancelled; \(error.stoppedAgain)")
             return error
         case .failed(let module, let phase, let cause):
-            return .moduleFailed(module, in: phase, error: cause, rollback: rollback.outcomes, stopped: rollback.names)
+            // A module whose run failed before it was ready never started,
+            // though its stop hook, if it writes one, was called: its
+            // failure is the message's subject, not one of the stopped.
+            return .moduleFailed(module, in: phase, error: cause, rollback: rollback.outcomes, stopped: rollback.names.filter { $0 != module })
         }
     }
 

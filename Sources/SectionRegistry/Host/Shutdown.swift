@@ -214,14 +214,16 @@ extension ModuleHost {
         let failed = Set(failures.map(\.module))
         let stopped = { modules.map(\.name).filter { !failed.contains($0) }.joined(separator: ", ") }
         guard !failures.isEmpty else {
-            // ModuleHost.main says it at info; an app that terminates its
-            // host itself says what it likes.
-            shared.log(.debug, "SectionRegistry: stopped: \(stopped())")
+            // A program that calls terminate() (a command's end too) says
+            // what it likes; a stop it did not ask for is said, as its
+            // beginning was.
+            let asked = if case .terminate? = stopReason { true } else { false }
+            shared.log(asked ? .debug : .info, "SectionRegistry: stopped: \(stopped())")
             return
         }
         // A failed run's error was logged when it failed: named only.
         let problems = failures.map { failure in
-            if failure.phase == .run, case .failed = failure.result { return "\(failure.module) run failed (logged above)" }
+            if failure.phase == .run, !failure.countsFromDrain, case .failed = failure.result { return "\(failure.module) run failed (logged above)" }
             return "\(failure.module) \(failure.phase) \(failure.resultDetail)"
         }.joined(separator: "; ")
         shared.log(.error, "SectionRegistry: stopped with \(failures.count) \(failures.count == 1 ? "failure" : "failures"): \(problems) (stopped cleanly: \(stopped().isEmpty ? "none" : stopped()))")
@@ -273,20 +275,29 @@ extension ModuleHost {
         let ending = placed.compactMap { $0 }
         guard !ending.isEmpty else { return ModuleRun.Ending() }
         let limit = configuration.drainTimeLimit
+        let start = MonotonicInstant.now  // what an outcome's duration counts from
         let deadline = ContinuousClock.now + limit  // the intake and the drain together
         await stopIntake(of: ending.map { $0.module }, until: deadline)
         requests.waitsFor(endingRuns: ending)
-        return await ModuleRun.end(ending, drainDeadline: deadline, cancelLimit: configuration.stopTimeLimit,
+        return await ModuleRun.end(ending, drainStart: start, drainDeadline: deadline, cancelLimit: configuration.stopTimeLimit,
                                    notAwaited: requests.waitingRuns) { [shared] run in
             let name = run.module.name
             let consequence = alone ? "it is cancelled" : "it and every run not yet drained are cancelled, and the shutdown is not clean"
-            if run.module.life.workCancelledOnDrain {
+            switch run.module.life.cancelledWork {
+            case .running:
                 // It said it ends by cancellation: the fix is in its loop.
                 shared.log(.warning, "SectionRegistry: module '\(name)' did not finish its run within the drain limit (\(limit)): "
                     + "context.cancelOnDrain cancelled its work when asked, and the work did not end: it swallows its cancellation "
                     + "(a loop with `try? await Task.sleep(...)` spins instead of ending): \(consequence). "
                     + "Let the CancellationError out (`try await`), or check Task.isCancelled.", module: name)
                 return
+            case .ended:
+                shared.log(.warning, "SectionRegistry: module '\(name)' did not finish its run within the drain limit (\(limit)): "
+                    + "the work context.cancelOnDrain cancelled ended, and what the run does after it did not: \(consequence). "
+                    + "Make what follows cancelOnDrain end within the limit, or raise HostConfiguration.drainTimeLimit.", module: name)
+                return
+            case .none:
+                break
             }
             shared.log(.warning, "SectionRegistry: module '\(name)' did not finish its run within the drain limit (\(limit)) "
                 + "after it was asked to: \(consequence). A run that ends by "

@@ -50,6 +50,9 @@ struct ModuleRun: @unchecked Sendable {
         /// How it ended: a failure or a return; `nil` for an end by
         /// cancellation (or by ``ModuleContext/cancelOnDrain(_:)``).
         var result: HookOutcome.Result?
+        /// When it ended, if it was asked to drain by then: the drain's,
+        /// not the host's, to report a failure.
+        var endInDrain: MonotonicInstant?
     }
 
     /// A run of `module`, not yet begun.
@@ -101,6 +104,8 @@ struct ModuleRun: @unchecked Sendable {
     }
 
     /// The task's body: the `run`, then how it ended, told to whoever waits.
+    /// A failure once the `run` was asked to drain is the drain's outcome,
+    /// not a failure that stops the host: it stops already.
     private func runToEnd() async {
         let module = module
         let result: HookOutcome.Result?
@@ -114,17 +119,20 @@ struct ModuleRun: @unchecked Sendable {
         } catch {
             result = .failed(error)
         }
+        let end = MonotonicInstant.now
+        let drained = module.life.isDrainRequested
         let (waiter, joined) = withState { state in
             state.ended = true
             state.result = result
+            if drained { state.endInDrain = end }
             if !state.joined { state.endedDuringLaunch = result }
             defer { state.waiter = nil }
             return (state.waiter, state.joined)
         }
         module.life.endReadinessWait()
         waiter?.resume(returning: true)
-        if joined, case .failed = result {
-            let outcome = HookOutcome(module: module.name, phase: .run, result: result!, duration: start.duration(to: .now), start: start)
+        if joined, case .failed = result, !drained {
+            let outcome = HookOutcome(module: module.name, phase: .run, result: result!, duration: start.duration(to: end), start: start)
             module.context.host.runFailed.withLock { $0 }?(outcome)
         }
     }
@@ -196,14 +204,16 @@ struct ModuleRun: @unchecked Sendable {
     /// One timer for the whole drain, and one for the cancellations after
     /// it: a drain of a thousand `run`s arms two, not a thousand.
     ///
-    /// - Returns: the `run`s that did not end cleanly (see ``Ending``).
+    /// - Returns: the `run`s that did not end cleanly (see ``Ending``),
+    ///   each outcome counted from `drainStart`, when the drain's limit
+    ///   began (before the intake step).
     static func end(
-        _ runs: [ModuleRun], drainDeadline: ContinuousClock.Instant, cancelLimit: Duration, notAwaited: [ModuleLife],
+        _ runs: [ModuleRun], drainStart: MonotonicInstant, drainDeadline: ContinuousClock.Instant, cancelLimit: Duration, notAwaited: [ModuleLife],
         heldTheDrain: @Sendable (ModuleRun) -> Void
     ) async -> Ending {
-        let drainStart = MonotonicInstant.now
         var next = runs.startIndex
         var heldBy: ModuleRun?
+        var failed: [HookOutcome] = []
         await RunWatch.until(drainDeadline) { watch in
             // The watch is moved to each run before it is asked, in the same
             // round trip that says whether the timer has run out, or the
@@ -221,6 +231,7 @@ struct ModuleRun: @unchecked Sendable {
                     if !watch.isCutShort { heldBy = run }
                     return
                 }
+                if let failure = run.failure(since: drainStart) { failed.append(failure) }
                 next += 1
             }
         }
@@ -229,10 +240,10 @@ struct ModuleRun: @unchecked Sendable {
         let late = runs[next...].filter { !$0.isIn(notAwaited) }
         if let heldBy { heldTheDrain(heldBy) }
         // Drained in time: no timer for a cancellation nothing waits for.
-        guard !late.isEmpty else { return Ending(drainStart: drainStart) }
+        guard !late.isEmpty else { return Ending(drainStart: drainStart, failed: failed) }
         for run in late { run.cancel() }
         return await RunWatch.until(.now + cancelLimit) { watch in
-            var ending = Ending(drainStart: drainStart)
+            var ending = Ending(drainStart: drainStart, failed: failed)
             for run in late {
                 // Past the limit already, the wait below answers at once.
                 watch.watch(run)
@@ -250,18 +261,21 @@ struct ModuleRun: @unchecked Sendable {
     struct Ending: Sendable {
         /// When the drain began: what each outcome's duration counts from.
         var drainStart = MonotonicInstant.now
+        /// Failed within the drain.
+        var failed: [HookOutcome] = []
         /// Drained past the deadline, then ended once cancelled.
         var timedOut: [HookOutcome] = []
         /// Not ended when the host stopped waiting for them.
         var unended: [ModuleRun] = []
 
-        /// The `run`s that did not end cleanly: those past the deadline, and
-        /// those still running now, cut off. Asked once the stop hooks have
+        /// The `run`s that did not end cleanly: those that failed within
+        /// the drain, those past the deadline, and those still running
+        /// now, cut off. Asked once the stop hooks have
         /// run (or been skipped): a `run` that ended in the meantime, as
         /// one cancelled by a second stop does at once, is no outcome of
         /// its own.
         func outcomes() -> [HookOutcome] {
-            timedOut + unended.filter { !$0.hasEnded }.map { $0.outcome(.cutOff, since: drainStart) }
+            failed + timedOut + unended.filter { !$0.hasEnded }.map { $0.outcome(.cutOff, since: drainStart) }
         }
     }
 
@@ -275,8 +289,19 @@ struct ModuleRun: @unchecked Sendable {
         withState { $0.ended }
     }
 
-    private func outcome(_ result: HookOutcome.Result, since start: MonotonicInstant) -> HookOutcome {
-        HookOutcome(module: module.name, phase: .run, result: result, duration: start.duration(to: .now), start: start)
+    /// How it failed, if it failed once asked to drain: counted from the
+    /// drain's start. One that failed before stopped the host, which
+    /// reported it then.
+    private func failure(since drainStart: MonotonicInstant) -> HookOutcome? {
+        let (result, end) = withState { ($0.result, $0.endInDrain) }
+        guard case .failed? = result, let end else { return nil }
+        return outcome(result!, since: drainStart, to: end)
+    }
+
+    private func outcome(_ result: HookOutcome.Result, since start: MonotonicInstant, to end: MonotonicInstant = .now) -> HookOutcome {
+        var outcome = HookOutcome(module: module.name, phase: .run, result: result, duration: start.duration(to: end), start: start)
+        outcome.countsFromDrain = true
+        return outcome
     }
 
     private func isIn(_ modules: [ModuleLife]) -> Bool {

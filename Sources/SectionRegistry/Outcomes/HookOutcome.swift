@@ -25,6 +25,10 @@ public struct HookOutcome: Sendable, CustomStringConvertible {
     /// resilient `ContinuousClock.Instant`, so that an outcome is copied
     /// without value witnesses: a shutdown makes one per module.
     let start: MonotonicInstant
+    /// Whether ``duration`` counts from the start of the drain, the limit
+    /// a `run` was held to, not from the call: a `run`'s outcome at a
+    /// shutdown or removal.
+    var countsFromDrain = false
 
     /// Whether the hook did not complete: it failed, timed out, was cut off
     /// or skipped.
@@ -54,6 +58,7 @@ public struct HookOutcome: Sendable, CustomStringConvertible {
         case .timedOut where phase == .run: return "not drained within the drain limit (\(took) from the start of the drain): cancelled"
         case .cutOff where phase == .run: return "had not ended when the host stopped waiting (\(took) from the start of the drain): cancelled and left behind"
         case .completed: return "completed in \(took)"
+        case .failed(let error) where countsFromDrain: return "failed \(took) after the start of the drain: \(embedded(error))"
         case .failed(let error): return "failed after \(took): \(embedded(error))"
         case .timedOut: return "did not finish within its time limit (\(took)): cancelled and left behind"
         case .cutOff: return "cut off after \(took): cancelled and left behind"

@@ -128,6 +128,10 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
     /// The modules already started that were stopped again, in the order
     /// stopped, whatever hooks they write.
     let stopped: [String]
+    /// Whether the host was running when ``module`` failed (its `run`
+    /// failed after the launch): the modules were stopped, not stopped
+    /// again.
+    private var wasRunning = false
     /// The running modules that come after ``module``.
     public let dependents: [String]
     /// The file of the image that holds a failed factory, as the dynamic
@@ -180,6 +184,14 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
         _ module: String, in phase: LifecyclePhase, error: any Error, rollback: [HookOutcome], stopped: [String] = []
     ) -> HostError {
         HostError(.moduleFailed, module: module, phase: phase, underlying: error, rollback: rollback, stopped: stopped)
+    }
+
+    /// A `run` failed once the host was running: it stopped every module,
+    /// `stopped` in the order stopped, the failed one among them.
+    static func runFailed(_ module: String, error: any Error, outcomes: [HookOutcome], stopped: [String]) -> HostError {
+        var error = HostError(.moduleFailed, module: module, phase: .run, underlying: error, rollback: outcomes, stopped: stopped)
+        error.wasRunning = true
+        return error
     }
 
     package static func cancelled(rollback: [HookOutcome], stopped: [String] = []) -> HostError {
@@ -302,8 +314,7 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
             return "this host was launched before; make a new ModuleHost"
         case .moduleFailed:
             let cause = underlying.map(embedded) ?? "unknown error"
-            // A run fails once every module started: the host stopped them all.
-            let stopped = phase == .run ? stopReport(clean: "stopped") : stoppedAgain
+            let stopped = wasRunning ? stopReport(clean: "stopped") : stoppedAgain
             return "module '\(name)' failed in \(phase.map { "\($0)" } ?? "a hook"): \(cause) (\(stopped))"
         case .cancelled:
             return "launch cancelled (\(stoppedAgain))"

@@ -32,10 +32,6 @@ extension ModuleHost {
             } catch {
                 // A failed launch or run: the final status says it.
             }
-            if case .stopped(let failures) = host.status, failures.isEmpty {
-                let stopped = await host.stoppedModules.map(\.name).joined(separator: ", ")
-                host.shared.log(.info, "SectionRegistry: stopped: \(stopped)")
-            }
             end(ProgramEnd(of: .service, final: host.status, stopReason: host.stopReason, failedRun: await host.failedRunError()))
         } catch {
             end(ProgramEnd(status: 1, message: "\(error)"))

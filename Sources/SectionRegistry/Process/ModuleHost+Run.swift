@@ -86,7 +86,7 @@ extension ModuleHost {
     /// the host.
     func failedRunError() -> HostError? {
         guard let failure = failedRuns.withLock({ $0.first }), case .failed(let error) = failure.result else { return nil }
-        return .moduleFailed(failure.module, in: .run, error: error, rollback: shutdownOutcomes, stopped: stoppedModules.map(\.name))
+        return .runFailed(failure.module, error: error, outcomes: shutdownOutcomes, stopped: stoppedModules.map(\.name))
     }
 
     /// Runs `body` while the process's signals are served (unless

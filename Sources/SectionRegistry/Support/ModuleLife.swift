@@ -42,8 +42,8 @@ final class ModuleLife: Sendable {
         var laterDrainHandlers: [ScopedHandler] = []
         var nextWaiter = 0
         var readiness = Readiness.undeclared(warned: false)
-        /// Whether `cancelOnDrain` cancelled the work it runs, on the drain.
-        var workCancelledOnDrain = false
+        /// What `cancelOnDrain` did with the work it runs at the drain.
+        var cancelledWork = CancelledWork.none
         /// The intake-stop handlers whose scopes are open; `nil` once the
         /// host stopped the module's intake.
         var intakeStops: [ScopedIntakeStop]? = []
@@ -129,12 +129,22 @@ final class ModuleLife: Sendable {
         for handler in later { handler.call() }
     }
 
-    /// Whether the `run`'s `cancelOnDrain` cancelled its work when the
-    /// drain came: a `run` still running after that swallows its
-    /// cancellation, which is what its warning must say.
-    var workCancelledOnDrain: Bool {
-        get { state.withLock { $0.workCancelledOnDrain } }
-        set { state.withLock { $0.workCancelledOnDrain = newValue } }
+    /// What the `run`'s `cancelOnDrain` did with its work at the drain:
+    /// what the warning of a `run` that holds the drain must blame.
+    var cancelledWork: CancelledWork {
+        get { state.withLock { $0.cancelledWork } }
+        set { state.withLock { $0.cancelledWork = newValue } }
+    }
+
+    /// The work a `run`'s `cancelOnDrain` runs, at the drain.
+    enum CancelledWork {
+        /// Not cancelled: no `cancelOnDrain` ran at the drain.
+        case none
+        /// Cancelled, and still running: it swallows its cancellation.
+        case running
+        /// Cancelled, and ended: a `run` that goes on holds the drain
+        /// after it.
+        case ended
     }
 
     /// Returns once the drain is requested, or the calling task is

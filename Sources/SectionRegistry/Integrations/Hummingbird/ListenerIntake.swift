@@ -46,6 +46,12 @@ final class ListenerIntake: Sendable {
         state.withLock { $0.lastActivity = now }
     }
 
+    /// Whether the server got as far as listening: an I/O error before is
+    /// one of binding its address.
+    var hasListened: Bool {
+        state.withLock { $0.listener != nil }
+    }
+
     /// Stops new connections, waits until the kernel's accept queue is
     /// empty, then until ``grace`` after the last activity: at once for a
     /// server that was idle.

@@ -25,7 +25,9 @@ extension ModuleContext {
     ///    server has bound its port (after the app's own `onServerRunning`):
     ///    declare ``AppModule/runReportsReady`` and the modules after this
     ///    one start, and the host runs, only then; a bind failure fails the
-    ///    launch. Not declared, the host logs a warning naming the module.
+    ///    launch, with an error naming the address (`cannot listen on
+    ///    127.0.0.1:8080: Address already in use (errno 98): ...`). Not
+    ///    declared, the host logs a warning naming the module.
     /// 2. **`Connection: close` from the moment the shutdown begins** (the
     ///    host's readiness withdrawn, through the lame-duck delay): a
     ///    keep-alive client opens a new connection for its next request,
@@ -66,7 +68,12 @@ extension ModuleContext {
         // turn to drain, whatever the task tree around the host hears.
         try await testGracefulShutdown { trigger in
             try await withDrainHandler {
-                try await hosted.run()
+                do {
+                    try await hosted.run()
+                } catch let error as IOError where !intake.hasListened {
+                    // NIO names the system call; the user wants the address.
+                    throw ListenFailure(address: app.configuration.address, errno: error.errnoCode)
+                }
             } onIntakeStop: {
                 await intake.stop()
             } onDrain: {
