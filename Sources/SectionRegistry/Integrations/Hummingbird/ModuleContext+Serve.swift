@@ -1,5 +1,6 @@
 #if Hummingbird
 import Hummingbird
+import NIOCore
 import ServiceLifecycleTestKit
 
 extension ModuleContext {

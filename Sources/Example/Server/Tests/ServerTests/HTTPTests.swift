@@ -76,6 +76,31 @@ import Testing
     }
 }
 
+/// A port another server holds fails the launch, with an error that names
+/// the address and the fix; HTTP, which never served, is not listed as
+/// stopped.
+@Test func aPortInUseFailsTheLaunchNamingTheAddress() async throws {
+    try await withHTTP { test, _ in
+        let port = try readyPort(test)
+        let error = await #expect(throws: HostError.self) {
+            try await withTestHost([ModuleDescriptor(name: "HTTP", level: .late) { HTTP() }], configuration: {
+                $0.environment = ["PORT": "\(port)"]
+            }, fakes: { context in
+                try context.register(Routes.self) { Routes() }
+            }) { _ in }
+        }
+        #expect(error?.description == "SectionRegistry: module 'HTTP' failed in run: cannot listen on 127.0.0.1:\(port): Address already in use "
+            + "(errno 98): another process (or another module) listens there; stop it, or give this server another port (no module had started)")
+    }
+}
+
+/// The port HTTP listens on, from its line "HTTP: ready on
+/// [IPv4]127.0.0.1/127.0.0.1:PORT", logged once bound.
+private func readyPort(_ test: TestHost) throws -> Int {
+    let ready = try #require(test.log.lines(of: "HTTP").first { $0.message.hasPrefix("HTTP: ready on") })
+    return try #require(ready.message.split(separator: ":").last.flatMap { Int($0) })
+}
+
 /// Runs `body` with HTTP launched on a port of the kernel's choosing,
 /// serving `/ping`, and a client of it (connected, unless `connect` is
 /// false).
@@ -94,10 +119,7 @@ private func withHTTP(
             try context.register(Routes.self) { routes }
         }
     ) { test in
-        // "HTTP: ready on [IPv4]127.0.0.1/127.0.0.1:PORT", logged once bound.
-        let ready = try #require(test.log.lines(of: "HTTP").first { $0.message.hasPrefix("HTTP: ready on") })
-        let port = try #require(ready.message.split(separator: ":").last.flatMap { Int($0) })
-        let client = TestClient(host: "127.0.0.1", port: port)
+        let client = TestClient(host: "127.0.0.1", port: try readyPort(test))
         if connect { client.connect() }
         try await body(test, client)
         try? await client.shutdown()
