@@ -19,6 +19,34 @@ extension ModuleDescriptor {
                   startsConcurrently: startsConcurrently, required: isRequired, maker: DeclaredModuleMaker(make))
     }
 
+    /// The module `name` as its linked record declares it (its level,
+    /// priority, `after`, concurrent start and required flag, from its
+    /// `APP_MODULE` line or `@AppModule`), so that a test restates none of
+    /// them and follows the record when it changes:
+    ///
+    /// ```swift
+    /// try await withTestHost([.linked("HTTP")]) { test in ... }
+    /// try await withTestHost([.linked("HTTP") { HTTP(port: 0) }]) { test in ... }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: the module's name, as its record spells it.
+    ///   - make: makes the instances instead of the record's factory: a
+    ///     module made for the test, declared as the record declares it.
+    /// - Throws: ``RegistryError`` (``RegistryError/Code/unknownModule``)
+    ///   if no record of that name is linked into the running binary (the
+    ///   test target must depend on the module's target), naming the ones
+    ///   that are; a ``RegistryError`` of discovery if the records are bad.
+    public static func linked(_ name: String, make: (@Sendable () -> any AppModule)? = nil) throws -> ModuleDescriptor {
+        let registry = try ModuleRegistry.linked()
+        guard let record = registry[name] else {
+            throw RegistryError.unknownModule(name, known: registry.modules.map(\.name))
+        }
+        guard let make else { return record }
+        return ModuleDescriptor(name: record.name, level: record.level, priority: record.priority, after: record.dependencies,
+                                startsConcurrently: record.startsConcurrently, required: record.isRequired, make: make)
+    }
+
     /// Creates a new instance of the module with its factory.
     ///
     /// Every call makes a new instance; keeping one is the caller's choice.
