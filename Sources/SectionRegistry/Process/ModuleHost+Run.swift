@@ -41,8 +41,10 @@ extension ModuleHost {
     /// runs the host as a service: set `servesSignals` to false there), the
     /// host logs a warning naming the signal and the fix. If another library replaces
     /// the handler of one while the host serves it (Vapor's `app.execute()`
-    /// does), the host logs an error naming the signal within a second: the
-    /// process would otherwise stop hearing it without a word.
+    /// does), the host takes the signal back within a second, and calls that
+    /// library's handler after its own from then on, so that both hear it;
+    /// a warning names the signal and the fix. The process never goes deaf
+    /// to SIGTERM.
     ///
     /// Its shape fits swift-service-lifecycle's `ServiceGroup`:
     /// `func run() async throws { try await host.run() }` (see
@@ -100,10 +102,10 @@ extension ModuleHost {
         let (signals, signalSink) = AsyncStream.makeStream(of: Int32.self)
         let stream = configuration.servesSignals
             ? try SignalStream(SignalStream.served) { signalSink.yield($0) } replaced: { [shared] signal in
-                shared.log(.error, "SectionRegistry: \(signalName(signal)) no longer reaches the host: another library replaced its handler "
-                    + "(Vapor's app.execute() does). The host will not drain or stop its modules on \(signalName(signal)). Start that "
-                    + "library without its own signal handling (Vapor: app.server.start(address:) in a module's run, see Servers.md), "
-                    + "or set HostConfiguration.servesSignals to false and stop the host yourself.")
+                shared.log(.warning, "SectionRegistry: another library replaced the host's handler of \(signalName(signal)) (Vapor's "
+                    + "app.execute() does): the host took the signal back, and passes each \(signalName(signal)) on to that library's "
+                    + "handler too, so that both hear it. Start that library without its own signal handling (Vapor: "
+                    + "app.server.start(address:) in a module's run, see Servers.md), so that the host alone drains it in its turn.")
             } taken: { signal in
                 shared.log(.warning, "SectionRegistry: \(signalName(signal)) was taken in this process before the host began to serve it "
                     + "(a ServiceGroup with gracefulShutdownSignals, or another library): the host serves it now, and that owner may not hear "

@@ -1,3 +1,4 @@
+import CSectionRegistry
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -23,10 +24,13 @@ struct SignalStream {
     private let previous: [sigaction]
 
     /// Takes over `signals` until ``close()``; `deliver` gets each one, on a
-    /// thread of the stream's. `replaced` is called, once a signal, when
-    /// another library replaces the handler of one (Vapor's
-    /// `app.execute()` does): the process would otherwise go deaf to it
-    /// without a word. The stream looks once a second. `taken` is called,
+    /// thread of the stream's. When another library replaces the handler of
+    /// one (Vapor's `app.execute()` does, through a Dispatch signal source),
+    /// the stream takes the signal back and keeps that library's handler,
+    /// which it calls after its own from then on: both hear the signal,
+    /// where the host would otherwise go deaf to it, or the library's
+    /// server stop while the host runs on. `replaced` is called, once a
+    /// signal, when that happens. The stream looks once a second. `taken` is called,
     /// before this returns, for each signal that something else in the
     /// process had taken already (see ``isTaken(_:_:)``).
     ///
@@ -49,10 +53,7 @@ struct SignalStream {
         // A thread of its own, not Dispatch's: Dispatch's Swift overlay
         // is a library more to load and relocate, which a command-line
         // tool pays at every start.
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = forwardingHandler
-        action.sa_flags = SA_RESTART
-        sigemptyset(&action.sa_mask)
+        var action = Self.forwarding
         var previous = Array(repeating: sigaction(), count: signals.count)
         for (index, signalNumber) in signals.enumerated() { sigaction(signalNumber, &action, &previous[index]) }
         self.previous = previous
@@ -80,8 +81,19 @@ struct SignalStream {
         return !ignored || signalNumber == SIGTERM
     }
 
-    /// Stops listening and gives each signal back the action it had before.
+    /// The stream's action: the handler that writes to the pipe.
+    static var forwarding: sigaction {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = forwardingHandler
+        action.sa_flags = SA_RESTART
+        sigemptyset(&action.sa_mask)
+        return action
+    }
+
+    /// Stops listening and gives each signal back the action it had before,
+    /// forgetting any other library's handler it kept.
     func close() {
+        app_modules_unchain_handlers()
         for (signalNumber, action) in zip(signals, previous) {
             var action = action
             sigaction(signalNumber, &action, nil)
@@ -98,7 +110,7 @@ private final class SignalReader {
     let signals: [Int32]
     let deliver: @Sendable (Int32) -> Void
     let replaced: @Sendable (Int32) -> Void
-    /// The signals whose replaced handler was reported already.
+    /// The signals whose handler was replaced, and reported, already.
     private var reported: [Int32] = []
 
     init(readEnd: Int32, signals: [Int32], deliver: @escaping @Sendable (Int32) -> Void, replaced: @escaping @Sendable (Int32) -> Void) {
@@ -108,12 +120,17 @@ private final class SignalReader {
         self.replaced = replaced
     }
 
-    /// Reports each signal whose handler is no longer the stream's.
-    private func reportReplacedHandlers() {
-        for signalNumber in signals where !reported.contains(signalNumber) {
+    /// Takes back each signal whose handler is no longer the stream's,
+    /// keeping the one found to call after the stream's own, and reports
+    /// it the first time.
+    private func takeBackReplacedHandlers() {
+        for signalNumber in signals {
             var current = sigaction()
-            guard sigaction(signalNumber, nil, &current) == 0 else { continue }
-            guard !isForwarding(current) else { continue }
+            guard sigaction(signalNumber, nil, &current) == 0, !isForwarding(current) else { continue }
+            app_modules_chain_handler(signalNumber, &current)
+            var forwarding = SignalStream.forwarding
+            sigaction(signalNumber, &forwarding, nil)
+            guard !reported.contains(signalNumber) else { continue }
             reported.append(signalNumber)
             replaced(signalNumber)
         }
@@ -139,7 +156,7 @@ private final class SignalReader {
             // Once a second with nothing to read, the handlers are looked at.
             let polled = poll(&ready, 1, 1000)
             if polled == 0 {
-                reportReplacedHandlers()
+                takeBackReplacedHandlers()
                 continue
             }
             if polled < 0 && errno == EINTR { continue }
@@ -158,11 +175,13 @@ private let signalPipe = Atomic<Int32>(-1)
 private let forwardingHandler: @convention(c) (Int32) -> Void = forwardToSignalPipe
 
 /// The signal handler: async-signal-safe, it only loads an atomic and writes
-/// one byte.
+/// one byte, then calls the handler another library had put in its place,
+/// if the stream took the signal back from one.
 private func forwardToSignalPipe(_ signalNumber: Int32) {
     let savedErrno = errno
     var byte = UInt8(truncatingIfNeeded: signalNumber)
     let writeEnd = signalPipe.load(ordering: .sequentiallyConsistent)
     if writeEnd >= 0 { _ = write(writeEnd, &byte, 1) }
     errno = savedErrno
+    app_modules_call_chained_handler(signalNumber)
 }
