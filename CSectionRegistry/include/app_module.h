@@ -24,6 +24,14 @@
 
 #include <stdint.h>
 
+/* Records live in an ELF section, found through the linker's
+ * __start_/__stop_ symbols and the program headers: Mach-O (macOS, iOS)
+ * and COFF (Windows) have neither in this form. Said here, once, rather
+ * than by the compiler's own error about a section name. */
+#if !defined(__ELF__)
+#  error "SectionRegistry builds for ELF platforms only (Linux): its records live in the ELF section app_modules. See the README, 'Where it runs'."
+#endif
+
 #if defined(__has_feature)
 #  if __has_feature(nullability)
 #    define APP_MODULE_NONNULL _Nonnull
