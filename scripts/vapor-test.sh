@@ -9,11 +9,16 @@
 #   (b) 5 requests in flight to /slow?ms=1500, then SIGTERM: all 5 answered
 #       200, exit status 0, and the log shows the drain (HTTP's run asked to
 #       drain, Vapor's server shut down, every module stopped);
-#   (c) with the port in use, the launch fails: exit status 1, the bind
-#       error in the log;
+#   (c) with the port in use, the launch fails: exit status 1, and one
+#       line names the address (HTTP, which never served, is not listed as
+#       stopped);
 #   (d) a request longer than Vapor's shutdownTimeout, then SIGTERM: Vapor
-#       drops it after 25 s, the HTTP module's run fails naming it, and the
-#       exit status is 1 (a run failed), not a clean 0.
+#       drops it after 25 s, the HTTP module's run fails in its drain, the
+#       shutdown's last line says so once, and the exit status is 3 (not
+#       stopped cleanly), not a clean 0;
+#   (e) served with app.execute() (VAPOR_SERVES_WITH=execute), whose serve
+#       command takes SIGTERM over: the host takes it back and both hear
+#       it: a SIGTERM ends the process within 5 s, exit status 0.
 # Prints each check's result and what it counted; any violation fails the
 # script (exit 1) after every check has run.
 set -euo pipefail
@@ -47,10 +52,10 @@ server=$(swift build --package-path "$package" -c "$configuration" --show-bin-pa
 # Starts the server with its log in $work/$1.log; returns once it is ready
 # (the readiness line), or fails if it exits first or takes over 60 s.
 start_server() {
-    PORT=$port "$server" >"$work/$1.log" 2>&1 &
+    env PORT=$port "${@:2}" "$server" >"$work/$1.log" 2>&1 &
     pid=$!
     for _ in $(seq 600); do
-        grep -q "HTTP: ready" "$work/$1.log" && return 0
+        grep -q "${READY_LINE:-HTTP: ready}" "$work/$1.log" && return 0
         kill -0 "$pid" 2>/dev/null || { cat "$work/$1.log"; fail "$1: the server exited before it was ready"; return 1; }
         sleep 0.1
     done
@@ -125,11 +130,14 @@ status=0
 PORT=$port timeout 60 "$server" >"$work/inuse.log" 2>&1 || status=$?
 kill "$holder"
 cat "$work/inuse.log"
+# The whole line, once: the address, no module stopped (none had started
+# before HTTP, a late module, but Routes, Greetings and Jobs, stopped again).
+expected="SectionRegistry: module 'HTTP' failed in run: cannot listen on 127.0.0.1:$port: Address already in use (errno 98) (stopped again: Jobs, Greetings, Routes)"
 mentions=$(grep -c "Address already in use" "$work/inuse.log" || true)
-if [ "$status" = 1 ] && [ "$mentions" -ge 1 ]; then
-    pass "(c) port in use: exit 1, the bind error in the log"
+if [ "$status" = 1 ] && [ "$mentions" = 1 ] && [ "$(tail -n 1 "$work/inuse.log")" = "$expected" ]; then
+    pass "(c) port in use: exit 1, one line naming the address"
 else
-    fail "(c) port in use: exit status $status, the bind error on $mentions lines"
+    fail "(c) port in use: exit status $status, the bind error on $mentions lines, the last line not: $expected"
 fi
 
 echo "== (d) a request longer than Vapor's shutdownTimeout (25 s: the host's 30 s drainTimeLimit less a margin), then SIGTERM"
@@ -142,11 +150,38 @@ if start_server overlong; then
     took=$(($(date +%s) - sigterm))
     wait
     tail -n 6 "$work/overlong.log"
-    # Not a clean stop: the dropped request makes HTTP's run fail.
-    if [ "$status" = 1 ] && grep -q "did not finish the requests in flight within its shutdownTimeout" "$work/overlong.log"; then
-        pass "(d) past Vapor's limit: exit 1 after $took s, the dropped request named"
+    # Not a clean stop: the dropped request makes HTTP's run fail in its
+    # drain, said once, by the shutdown's last line.
+    said=$(grep -c "did not finish the requests in flight within its shutdownTimeout" "$work/overlong.log" || true)
+    if [ "$status" = 3 ] && [ "$said" = 1 ] \
+        && tail -n 1 "$work/overlong.log" | grep -q "ERROR SectionRegistry: stopped with 1 failure: HTTP run failed .* ms after the start of the drain: Vapor's server did not finish"; then
+        pass "(d) past Vapor's limit: exit 3 after $took s, the dropped request named once, counted from the drain"
     else
-        fail "(d) past Vapor's limit: exit status $status after $took s"
+        fail "(d) past Vapor's limit: exit status $status after $took s, the error on $said lines"
+    fi
+fi
+
+echo "== (e) served with app.execute(), which takes SIGTERM over: SIGTERM ends the process within 5 s"
+if READY_LINE="Server started on" start_server execute VAPOR_SERVES_WITH=execute; then
+    # The host looks at its handlers once a second.
+    for _ in $(seq 50); do grep -q "replaced the host's handler of SIGTERM" "$work/execute.log" && break; sleep 0.1; done
+    kill -TERM "$pid"
+    sigterm=$(date +%s%N)
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    if kill -0 "$pid" 2>/dev/null; then
+        kill -KILL "$pid"
+        wait_server
+        cat "$work/execute.log"
+        fail "(e) app.execute(): still running 5 s after SIGTERM"
+    else
+        wait_server
+        took=$((($(date +%s%N) - sigterm) / 1000000))
+        tail -n 4 "$work/execute.log"
+        if [ "$status" = 0 ]; then
+            pass "(e) app.execute(): SIGTERM ended the process after $took ms, exit 0"
+        else
+            fail "(e) app.execute(): exit status $status after $took ms"
+        fi
     fi
 fi
 

@@ -68,6 +68,8 @@ import Testing
             #expect(error?.code == .notListed)
             #expect(error?.description.contains("'record' (RecordCommand, offered by module 'Words')") == true)
             #expect(error?.description.contains("subcommands: LinkedCommands.all") == true)
+            ArticleQuotes.expectQuoted(in: "CommandLineTools.md", startingWith: "Toolbox's subcommands leave out", printed: error?.description ?? "",
+                                       renamed: [("Toolbox", "ForgetfulRoot"), ("'greet'", "'record'"), ("GreetCommand", "RecordCommand"), ("'Greet'", "'Words'")])
             #expect(journal.entries.isEmpty, "nothing is parsed or run")
         }
     }

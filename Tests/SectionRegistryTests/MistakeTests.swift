@@ -49,6 +49,8 @@ import Testing
         expectCleanFailure(result, saying: "SectionRegistry: `app_module_Cart` (in ")
         expectCleanFailure(result, saying: "/\(product)) does not return an `AppModuleHandle`: "
             + "define it as `@c(app_module_Cart) func makeCart() -> AppModuleHandle { AppModuleHandle(Cart()) }`")
+        ArticleQuotes.expectQuoted(in: "Mistakes.md", startingWith: "`app_module_Billing` (in /path/App) does not return",
+                                   printed: result.output, renamed: [("Billing", "Cart")])
     }
 
     @Test func aHandleMadeByAnotherCopyOfSectionRegistryIsRefused() async throws {
@@ -58,6 +60,8 @@ import Testing
         let result = try await run("CartFromAnotherCopy", environment: ["FOREIGN_CART_LIBRARY=\(path)"])
         expectCleanFailure(result, saying: "was built against another copy of SectionRegistry: "
             + "link SectionRegistry dynamically in the program and in every library with modules: depend on the SectionRegistryDynamic product")
+        ArticleQuotes.expectQuoted(in: "Mistakes.md", startingWith: "`app_module_Billing` (in /path/App) was built against another copy",
+                                   printed: result.output, renamed: [("Billing", "Cart")])
     }
 
     @Test func aBrokenOrderUnderMainIsAMessageWithStdoutFlushed() async throws {

@@ -30,6 +30,8 @@ extension PluginTests {
                 + "so users other than this process's and root could replace the code: run chmod go-w \(folder.path)"),
                 "\(refused.output)")
         #expect(!refused.output.contains("Reports: started"))
+        ArticleQuotes.expectQuoted(in: "PluginsAndSharedLibraries.md", startingWith: "refusing to load plugin /opt/app/plugins/libReports.so: folder",
+                                   printed: refused.output)
 
         #expect(chmod(folder.path, 0o755) == 0)
         let loaded = try await runCommand([example.host, plugin])
@@ -59,6 +61,8 @@ extension PluginTests {
         #expect(file.output.contains(
             "refusing to load plugin \(plugin): file \(plugin) is owned by uid 4242, neither this process's user (uid 0) nor root: "
                 + "run chown 0 \(plugin)"), "\(file.output)")
+        ArticleQuotes.expectQuoted(in: "PluginsAndSharedLibraries.md", startingWith: "refusing to load plugin /opt/app/plugins/libReports.so: file",
+                                   printed: file.output)
 
         #expect(chown(plugin, 0, 0) == 0 && chown(folder.path, 4242, 0) == 0)
         let parent = try await runCommand([example.host, plugin])

@@ -69,14 +69,14 @@ extension StressTests {
 }
 
 extension StressTests {
-    /// Vapor's `app.execute()` replaces the handlers of SIGTERM and SIGINT
-    /// (a Dispatch signal source installs one): the host takes the signal
-    /// back and calls that handler after its own, so that a SIGTERM both
-    /// drains the host and reaches the library, and says so once. The
-    /// library's handler here is a plain one, as Dispatch's is: a Dispatch
-    /// source itself would leave its handler installed in this test
-    /// process for good (Dispatch installs it once a process); the real
-    /// `app.execute()` is scripts/vapor-test.sh's check (e).
+    /// Another library puts a plain handler of SIGTERM over the host's: the
+    /// host puts its own back and calls that one from it, so that a SIGTERM
+    /// both drains the host and reaches the library, and says so once. (A
+    /// Dispatch source's handler, as Vapor's `app.execute()` installs, is
+    /// left in place and listened beside: a source here would leave its
+    /// handler in this test process for good, since Dispatch installs it
+    /// once a process; scripts/vapor-test.sh's check (e) runs the real
+    /// `app.execute()`.)
     @Test func aHandlerAnotherLibraryPutsOverTheHostsIsTakenBackAndCalledToo() async throws {
         let log = LogRecorder()
         let host = ModuleHost(registry: try declare([scripted("A", journal: journal)]), configuration: testConfiguration { $0.log = log.handler(logLevel: .warning) })
@@ -86,14 +86,15 @@ extension StressTests {
         var library = sigaction()
         library.__sigaction_handler.sa_handler = { _ in libraryHeardSIGTERM.store(true, ordering: .sequentiallyConsistent) }
         sigaction(SIGTERM, &library, nil)  // another library takes the signal over
-        let reported = { log.lines.filter { $0.message.hasPrefix("SectionRegistry: another library replaced the host's handler of SIGTERM") } }
+        let reported = { log.lines.filter { $0.message.hasPrefix("SectionRegistry: another library put its handler of SIGTERM") } }
         for _ in 0..<100 where reported().isEmpty {
             try await Task.sleep(for: .milliseconds(50))
         }
-        #expect(reported().map(\.message) == ["SectionRegistry: another library replaced the host's handler of SIGTERM (Vapor's "
-            + "app.execute() does): the host took the signal back, and passes each SIGTERM on to that library's handler too, so that "
-            + "both hear it. Start that library without its own signal handling (Vapor: app.server.start(address:) in a module's run, "
-            + "see Servers.md), so that the host alone drains it in its turn."])
+        #expect(reported().map(\.message) == ["SectionRegistry: another library put its handler of SIGTERM over the host's (Vapor's "
+            + "app.execute() does): both hear each SIGTERM from now on, and that library may stop its work before the host drains it. "
+            + "Start that library without its own signal handling (Vapor: app.server.start(address:) in a module's run, see Servers.md), "
+            + "so that the host alone drains it in its turn."])
+        ArticleQuotes.expectQuoted(in: "Mistakes.md", startingWith: "another library put its handler of SIGTERM", printed: reported().first?.message ?? "")
         kill(getpid(), SIGTERM)
         try await running.value
         #expect(host.status.description == "stopped", "the host heard it")
@@ -123,6 +124,7 @@ extension StressTests {
             let warnings = log.lines.filter { $0.message.hasPrefix("SectionRegistry: SIGTERM was taken in this process before the host began to serve it") }
             #expect(warnings.count == 1, "\(log.lines.map(\.message))")
             #expect(warnings.first?.message.contains("set HostConfiguration.servesSignals to false") == true)
+            ArticleQuotes.expectQuoted(in: "Mistakes.md", startingWith: "SIGTERM was taken in this process", printed: warnings.first?.message ?? "")
             #expect(!log.lines.contains { $0.message.contains("SIGINT was taken") }, "only what something else took")
             await host.terminate()
             try await running.value

@@ -41,10 +41,9 @@ extension ModuleHost {
     /// runs the host as a service: set `servesSignals` to false there), the
     /// host logs a warning naming the signal and the fix. If another library replaces
     /// the handler of one while the host serves it (Vapor's `app.execute()`
-    /// does), the host takes the signal back within a second, and calls that
-    /// library's handler after its own from then on, so that both hear it;
-    /// a warning names the signal and the fix. The process never goes deaf
-    /// to SIGTERM.
+    /// does, through a Dispatch signal source), within a second both hear
+    /// each signal from then on, and a warning names the signal and the fix:
+    /// the process never goes deaf to SIGTERM.
     ///
     /// Its shape fits swift-service-lifecycle's `ServiceGroup`:
     /// `func run() async throws { try await host.run() }` (see
@@ -102,10 +101,10 @@ extension ModuleHost {
         let (signals, signalSink) = AsyncStream.makeStream(of: Int32.self)
         let stream = configuration.servesSignals
             ? try SignalStream(SignalStream.served) { signalSink.yield($0) } replaced: { [shared] signal in
-                shared.log(.warning, "SectionRegistry: another library replaced the host's handler of \(signalName(signal)) (Vapor's "
-                    + "app.execute() does): the host took the signal back, and passes each \(signalName(signal)) on to that library's "
-                    + "handler too, so that both hear it. Start that library without its own signal handling (Vapor: "
-                    + "app.server.start(address:) in a module's run, see Servers.md), so that the host alone drains it in its turn.")
+                shared.log(.warning, "SectionRegistry: another library put its handler of \(signalName(signal)) over the host's (Vapor's "
+                    + "app.execute() does): both hear each \(signalName(signal)) from now on, and that library may stop its work before "
+                    + "the host drains it. Start that library without its own signal handling (Vapor: app.server.start(address:) in a "
+                    + "module's run, see Servers.md), so that the host alone drains it in its turn.")
             } taken: { signal in
                 shared.log(.warning, "SectionRegistry: \(signalName(signal)) was taken in this process before the host began to serve it "
                     + "(a ServiceGroup with gracefulShutdownSignals, or another library): the host serves it now, and that owner may not hear "

@@ -24,13 +24,17 @@ struct SignalStream {
     private let previous: [sigaction]
 
     /// Takes over `signals` until ``close()``; `deliver` gets each one, on a
-    /// thread of the stream's. When another library replaces the handler of
-    /// one (Vapor's `app.execute()` does, through a Dispatch signal source),
-    /// the stream takes the signal back and keeps that library's handler,
-    /// which it calls after its own from then on: both hear the signal,
-    /// where the host would otherwise go deaf to it, or the library's
-    /// server stop while the host runs on. `replaced` is called, once a
-    /// signal, when that happens. The stream looks once a second. `taken` is called,
+    /// thread of the stream's. When another library puts its handler over
+    /// the stream's (Vapor's `app.execute()` does, through a Dispatch
+    /// signal source), both hear each signal from then on, where the host
+    /// would otherwise go deaf to it, or the library's server stop while
+    /// the host runs on: a Dispatch source's handler is left in place and
+    /// the stream listens through a Dispatch source of its own beside it
+    /// (the library's source reads the signal from a signalfd, which takes
+    /// it before any handler could); another handler is kept, the stream's
+    /// put back, and the kept one called from the stream's. `replaced` is
+    /// called, once a signal, when that happens. The stream looks once a
+    /// second. `taken` is called,
     /// before this returns, for each signal that something else in the
     /// process had taken already (see ``isTaken(_:_:)``).
     ///
@@ -91,10 +95,15 @@ struct SignalStream {
     }
 
     /// Stops listening and gives each signal back the action it had before,
-    /// forgetting any other library's handler it kept.
+    /// forgetting any other library's handler it kept; a signal whose
+    /// handler another library installed since (a Dispatch source's) stays
+    /// that library's.
     func close() {
         app_modules_unchain_handlers()
+        app_modules_stop_listening_through_dispatch()
         for (signalNumber, action) in zip(signals, previous) {
+            var current = sigaction()
+            guard sigaction(signalNumber, nil, &current) == 0, isForwarding(current) else { continue }
             var action = action
             sigaction(signalNumber, &action, nil)
         }
@@ -112,6 +121,8 @@ private final class SignalReader {
     let replaced: @Sendable (Int32) -> Void
     /// The signals whose handler was replaced, and reported, already.
     private var reported: [Int32] = []
+    /// The signals heard through a Dispatch source beside another library's.
+    private var listensThroughDispatch: [Int32] = []
 
     init(readEnd: Int32, signals: [Int32], deliver: @escaping @Sendable (Int32) -> Void, replaced: @escaping @Sendable (Int32) -> Void) {
         self.readEnd = readEnd
@@ -120,25 +131,25 @@ private final class SignalReader {
         self.replaced = replaced
     }
 
-    /// Takes back each signal whose handler is no longer the stream's,
-    /// keeping the one found to call after the stream's own, and reports
-    /// it the first time.
-    private func takeBackReplacedHandlers() {
-        for signalNumber in signals {
+    /// Makes both the stream and the library hear each signal whose handler
+    /// another library put over the stream's (see ``SignalStream/init(_:deliver:replaced:taken:)``),
+    /// and reports it the first time.
+    private func shareReplacedHandlers() {
+        for signalNumber in signals where !listensThroughDispatch.contains(signalNumber) {
             var current = sigaction()
             guard sigaction(signalNumber, nil, &current) == 0, !isForwarding(current) else { continue }
-            app_modules_chain_handler(signalNumber, &current)
-            var forwarding = SignalStream.forwarding
-            sigaction(signalNumber, &forwarding, nil)
+            if app_modules_handler_is_dispatchs(&current) != 0,
+               app_modules_listen_through_dispatch(signalNumber, forwardingHandler) == 0 {
+                listensThroughDispatch.append(signalNumber)
+            } else {
+                app_modules_chain_handler(signalNumber, &current)
+                var forwarding = SignalStream.forwarding
+                sigaction(signalNumber, &forwarding, nil)
+            }
             guard !reported.contains(signalNumber) else { continue }
             reported.append(signalNumber)
             replaced(signalNumber)
         }
-    }
-
-    private func isForwarding(_ action: sigaction) -> Bool {
-        guard action.sa_flags & SA_SIGINFO == 0, let handler = action.__sigaction_handler.sa_handler else { return false }
-        return unsafeBitCast(handler, to: UnsafeRawPointer.self) == unsafeBitCast(forwardingHandler, to: UnsafeRawPointer.self)
     }
 
     func readUntilClosed() {
@@ -156,7 +167,7 @@ private final class SignalReader {
             // Once a second with nothing to read, the handlers are looked at.
             let polled = poll(&ready, 1, 1000)
             if polled == 0 {
-                takeBackReplacedHandlers()
+                shareReplacedHandlers()
                 continue
             }
             if polled < 0 && errno == EINTR { continue }
@@ -174,14 +185,23 @@ private let signalPipe = Atomic<Int32>(-1)
 /// The handler as installed, to tell it from another library's.
 private let forwardingHandler: @convention(c) (Int32) -> Void = forwardToSignalPipe
 
-/// The signal handler: async-signal-safe, it only loads an atomic and writes
-/// one byte, then calls the handler another library had put in its place,
-/// if the stream took the signal back from one.
+/// Whether `action` is the stream's.
+private func isForwarding(_ action: sigaction) -> Bool {
+    guard action.sa_flags & SA_SIGINFO == 0, let handler = action.__sigaction_handler.sa_handler else { return false }
+    return unsafeBitCast(handler, to: UnsafeRawPointer.self) == unsafeBitCast(forwardingHandler, to: UnsafeRawPointer.self)
+}
+
+/// The signal handler (and what a Dispatch source of the stream's calls):
+/// async-signal-safe, it calls the handler another library had put in its
+/// place, if the stream took the signal back from one, then loads an
+/// atomic and writes one byte. The library's first: once
+/// the byte is written the host may stop, and its stream forget that
+/// handler, before a handler called after would have run.
 private func forwardToSignalPipe(_ signalNumber: Int32) {
     let savedErrno = errno
+    app_modules_call_chained_handler(signalNumber)
     var byte = UInt8(truncatingIfNeeded: signalNumber)
     let writeEnd = signalPipe.load(ordering: .sequentiallyConsistent)
     if writeEnd >= 0 { _ = write(writeEnd, &byte, 1) }
     errno = savedErrno
-    app_modules_call_chained_handler(signalNumber)
 }

@@ -73,6 +73,10 @@ import Testing
         #expect(warning?.message == "SectionRegistry: module 'Undeclared' serves with context.serve(_:), which reports ready once its "
             + "server listens, but does not declare `var runReportsReady: Bool { true }`: the host did not wait for it, and the "
             + "modules after it may have started before it was ready. Declare it, so that they start once it serves.")
+        // The message Mistakes.md quotes, whole.
+        let mistakes = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../../../SectionRegistry/SectionRegistry.docc/Mistakes.md")
+        #expect(try String(contentsOf: mistakes, encoding: .utf8).contains(warning?.message ?? "no warning"), "Mistakes.md quotes it")
     }
 }
 
@@ -104,6 +108,9 @@ private func readyPort(_ test: TestHost) throws -> Int {
 /// Runs `body` with HTTP launched on a port of the kernel's choosing,
 /// serving `/ping`, and a client of it (connected, unless `connect` is
 /// false).
+///
+/// HTTP is declared by hand, not `.linked("HTTP")`: its record comes after
+/// Routing, whose service the test fakes instead.
 private func withHTTP(
     lameDuckDelay: Duration = .zero, connect: Bool = true, _ body: (TestHost, TestClient) async throws -> Void
 ) async throws {

@@ -14,9 +14,8 @@ import Testing
 @Test func notesKeepsWhatIsPostedInTheDatabase() async throws {
     let database = ProcessInfo.processInfo.environment.filter { $0.key.hasPrefix("DATABASE_") }
     try await withTestHost([
-        ModuleDescriptor(name: "Routing", level: .core) { Routing() },
-        ModuleDescriptor(name: "Database", level: .service) { Database() },
-        ModuleDescriptor(name: "Notes", after: ["Database", "Routing"]) { Notes() },
+        // As their records declare them (level, after), with their factories.
+        .linked("Routing"), .linked("Database"), .linked("Notes"),
     ], configuration: { $0.environment = database }) { test in
         let app = Application(responder: try test.context.service(Routes.self).responder())
         try await app.test(.router) { client in

@@ -15,6 +15,18 @@ struct HTTP: AppModule {
         // Arguments of its own: Vapor's default environment holds the
         // process's command line, which is the host's, not Vapor's.
         let app = try await Application.make(Environment(name: "production", arguments: ["vapor-server"]), logger: context.logger)
+        if context.environment["VAPOR_SERVES_WITH"] == "execute" {
+            // The mistake Mistakes.md names, kept for scripts/vapor-test.sh's
+            // check (e): Vapor's serve command takes SIGTERM and SIGINT
+            // over; the host takes them back, and both hear them.
+            try context.service(RouteTable.self).apply(to: app)
+            app.http.server.configuration.hostname = "127.0.0.1"
+            app.http.server.configuration.port = context.environment["PORT"].flatMap { Int($0) } ?? 8080
+            context.reportReady()
+            try await app.execute()
+            try await app.asyncShutdown()
+            return
+        }
         do {
             try await serve(app, context)
         } catch {
@@ -42,8 +54,13 @@ struct HTTP: AppModule {
 
         // Not app.execute(): Vapor's serve command would take SIGTERM and
         // SIGINT over, and the host owns the signals. Throws if the port
-        // cannot be bound: the launch fails.
-        try await app.server.start(address: .hostname("127.0.0.1", port: port))
+        // cannot be bound: the launch fails, naming the address (NIO's
+        // error names the system call only).
+        do {
+            try await app.server.start(address: .hostname("127.0.0.1", port: port))
+        } catch let error as IOError {
+            throw CannotListen(address: "127.0.0.1:\(port)", errno: error.errnoCode)
+        }
         context.log("HTTP: ready on 127.0.0.1:\(app.http.server.shared.localAddress?.port ?? port)")
         context.reportReady()
 
@@ -74,5 +91,14 @@ struct ShutdownTimedOut: Error, CustomStringConvertible {
     let limit: Duration
     var description: String {
         "Vapor's server did not finish the requests in flight within its shutdownTimeout (\(limit)): they were dropped"
+    }
+}
+
+/// The server could not bind its address.
+struct CannotListen: Error, CustomStringConvertible {
+    let address: String
+    let errno: CInt
+    var description: String {
+        "cannot listen on \(address): \(String(cString: strerror(errno))) (errno \(errno))"
     }
 }
