@@ -67,11 +67,11 @@ import Testing
     @Test func aRunThatFailsInItsDrainIsOneFailureCountedFromTheDrain() async throws {
         try await withTestHost([ModuleDescriptor(name: "Flusher") { Flusher() }]) { test in
             // The run's age at the stop, which is not what is reported.
-            try await Task.sleep(for: .milliseconds(400))
+            try await Task.sleep(for: .seconds(1))
             let outcomes = await test.stop()
             #expect(outcomes.map { normalized($0.description) } == ["Flusher run: failed N ms after the start of the drain: the queue could not be flushed"])
             let failure = try #require(outcomes.first)
-            #expect(failure.duration >= .milliseconds(50) && failure.duration < .milliseconds(350), "\(failure.duration)")
+            #expect(failure.duration >= .milliseconds(50) && failure.duration < .seconds(1), "from the drain, not the run: \(failure.duration)")
             guard case .stopped(let failures) = test.host.status else { Issue.record("\(test.host.status)"); return }
             #expect(failures.count == 1)
             let said = test.log.lines.filter { $0.message.contains("the queue could not be flushed") }.map { normalized($0.message) }
@@ -86,20 +86,20 @@ extension FailureReportTests {
     struct Flush: AppModule {
         func run(_ context: ModuleContext) async throws {
             try? await context.cancelOnDrain { try await Task.sleep(for: .seconds(3600)) }
-            await sleepIgnoringCancellation(.milliseconds(600))
+            await sleepIgnoringCancellation(.milliseconds(1500))
         }
     }
 
     @Test func aRunThatHoldsTheDrainAfterItsCancelledWorkEndedIsNotToldItSwallowsCancellation() async throws {
         try await withTestHost([ModuleDescriptor(name: "Flush") { Flush() }], configuration: {
-            $0.drainTimeLimit = .milliseconds(200)
+            $0.drainTimeLimit = .milliseconds(400)
             $0.stopTimeLimit = .milliseconds(100)
         }) { test in
             let outcomes = await test.stop()
             #expect(outcomes.map { normalized($0.description) }
                 == ["Flush run: had not ended when the host stopped waiting (N ms from the start of the drain): cancelled and left behind"])
             let warnings = test.log.lines.filter { $0.level == .warning }.map(\.message)
-            #expect(warnings == ["SectionRegistry: module 'Flush' did not finish its run within the drain limit (0.2 seconds): "
+            #expect(warnings == ["SectionRegistry: module 'Flush' did not finish its run within the drain limit (0.4 seconds): "
                 + "the work context.cancelOnDrain cancelled ended, and what the run does after it did not: it and every run not yet "
                 + "drained are cancelled, and the shutdown is not clean. Make what follows cancelOnDrain end within the limit, or raise "
                 + "HostConfiguration.drainTimeLimit."])

@@ -61,18 +61,18 @@ import Glibc
         }
     }
 
-    /// Hears nothing of the drain, for 600 ms.
+    /// Hears nothing of the drain, for 1.5 s.
     struct Deaf: AppModule {
         func run(_ context: ModuleContext) async throws {
-            await sleepIgnoringCancellation(.milliseconds(600))
+            await sleepIgnoringCancellation(.milliseconds(1500))
         }
     }
 
-    /// Ends its work by cancellation, and the work swallows it, for 600 ms.
+    /// Ends its work by cancellation, and the work swallows it, for 1.5 s.
     struct Swallowing: AppModule {
         func run(_ context: ModuleContext) async throws {
             try await context.cancelOnDrain {
-                let end = ContinuousClock.now + .milliseconds(600)
+                let end = ContinuousClock.now + .milliseconds(1500)
                 while ContinuousClock.now < end { try? await Task.sleep(for: .milliseconds(5)) }
             }
         }
@@ -136,10 +136,12 @@ import Glibc
     }
 
     /// What the host logged while `module`, named Ticker, was stopped with
-    /// a drain limit of 100 ms.
+    /// a drain limit of 400 ms: long enough for the drain to reach the run
+    /// on a machine loaded with builds (past the limit before the run is
+    /// asked, nobody held the drain, and no warning names one).
     func drainWarnings(of module: @escaping @Sendable () -> any AppModule) async throws -> String {
         try await withTestHost([ModuleDescriptor(name: "Ticker", make: module)], configuration: {
-            $0.drainTimeLimit = .milliseconds(100)
+            $0.drainTimeLimit = .milliseconds(400)
             $0.stopTimeLimit = .milliseconds(100)
         }) { test in
             _ = await test.stop()

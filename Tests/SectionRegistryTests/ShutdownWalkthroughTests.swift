@@ -23,10 +23,17 @@ import Glibc
         }
     }
 
-    /// What the walk-through's lines say of a status.
-    static func describe(_ status: HostStatus) -> String {
-        guard case .stopped(let failures) = status, !failures.isEmpty else { return "\(status)" }
-        return "stopped, with failures: " + failures.map { "\($0.module) \($0.phase) \($0.resultName)" }.joined(separator: "; ")
+    /// The walk-through's prose, without its blocks: each claim, a
+    /// paragraph or a bullet.
+    static func walkthroughClaims() throws -> [String] {
+        let article = try String(
+            contentsOf: packageRoot.appendingPathComponent("Sources/SectionRegistry/SectionRegistry.docc/Lifecycle.md"), encoding: .utf8)
+        let section = try #require(article.components(separatedBy: "## Shutdown, step by step\n").dropFirst().first)
+            .components(separatedBy: "\n## ")[0]
+        var prose = ""
+        for (index, part) in section.components(separatedBy: "```").enumerated() where index % 2 == 0 { prose += part }
+        return prose.components(separatedBy: "\n- ").dropFirst().map { $0.components(separatedBy: "\n\n")[0] }
+            + [try #require(prose.components(separatedBy: "### Cutting a shutdown short\n\n").dropFirst().first)]
     }
 
     /// Runs `Store` and `Worker` as the walk-through says, sends SIGTERM,
@@ -50,8 +57,8 @@ import Glibc
                     await context.withDrainHandler {
                         for await _ in drain {}
                     } onDrain: {
-                        journal.add("status: \(Self.describe(box.value.status))")
-                        journal.add("Worker: asked to drain")
+                        journal.add("status: \(box.value.status)")
+                        journal.add("Worker: asked to drain, the host ready: \(context.isHostReady)")
                         ask.yield()
                         if returnsOnDrain { drained.finish() }
                     }
@@ -79,7 +86,7 @@ import Glibc
             Issue.record("not running: \(host.status)")
             return []
         }
-        var lines = ["status: \(Self.describe(host.status))", "SIGTERM"]
+        var lines = ["status: \(host.status)", "SIGTERM"]
         host.requestStop(.signal(SIGTERM))
         if secondSignal {
             for await _ in asked { break }
@@ -89,8 +96,24 @@ import Glibc
         try await running.value
         // The walk-through's lines, not the journal's own ("start Worker", ...).
         lines += journal.entries.filter { $0 == "SIGTERM" || $0.contains(": ") }
-        lines += ["status: \(Self.describe(host.status))", "exit status: \(ProgramEnd(of: .service, final: host.status, stopReason: host.stopReason, failedRun: await host.failedRunError()).status)"]
+        lines += ["status: \(host.status)", "exit status: \(ProgramEnd(of: .service, final: host.status, stopReason: host.stopReason, failedRun: await host.failedRunError()).status)"]
         return lines
+    }
+
+    /// Each claim of the prose names, in brackets, the tests that prove it
+    /// (`[`Suite.test`]`), and each of them is a test of this target.
+    @Test func everyClaimOfTheProseNamesTheTestsThatProveIt() throws {
+        let claims = try Self.walkthroughClaims()
+        #expect(claims.count >= 7, "the bullets and the cut-short paragraph: \(claims.count)")
+        for claim in claims {
+            let named = claim.matches(of: /`([A-Z][A-Za-z]+Tests)\.([a-z][A-Za-z]+)`/).map { (String($0.1), String($0.2)) }
+            #expect(!named.isEmpty, "a claim with no test named: \(claim)")
+            for (suite, test) in named {
+                let file = packageRoot.appendingPathComponent("Tests/SectionRegistryTests/\(suite).swift")
+                let source = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+                #expect(source.contains("func \(test)("), "Lifecycle.md names \(suite).\(test), which Tests/SectionRegistryTests/\(suite).swift does not have")
+            }
+        }
     }
 
     @Test func sigtermDrainsRefusesTheDrainingRunsRequestThenStopsAndExitsZeroAsWritten() async throws {
