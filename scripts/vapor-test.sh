@@ -16,9 +16,9 @@
 #       drops it after 25 s, the HTTP module's run fails in its drain, the
 #       shutdown's last line says so once, and the exit status is 3 (not
 #       stopped cleanly), not a clean 0;
-#   (e) served with app.execute() (VAPOR_SERVES_WITH=execute), whose serve
-#       command takes SIGTERM over: the host takes it back and both hear
-#       it: a SIGTERM ends the process within 5 s, exit status 0.
+#   (e) vapor-execute-server, whose HTTP module runs app.execute(), whose
+#       serve command takes SIGTERM over: both hear it, and a SIGTERM sent
+#       as soon as the host noticed ends the process within 5 s, exit 0.
 # Prints each check's result and what it counted; any violation fails the
 # script (exit 1) after every check has run.
 set -euo pipefail
@@ -47,12 +47,13 @@ if grep -E "^$PWD/[^ ]*:[0-9]+:[0-9]+: warning:" "$work/build.log" | grep -v "/c
     echo "vapor-test: compiler warnings (above); the build must have none" >&2
     exit 1
 fi
-server=$(swift build --package-path "$package" -c "$configuration" --show-bin-path)/vapor-server
+bin=$(swift build --package-path "$package" -c "$configuration" --show-bin-path)
+server=$bin/vapor-server
 
 # Starts the server with its log in $work/$1.log; returns once it is ready
 # (the readiness line), or fails if it exits first or takes over 60 s.
 start_server() {
-    env PORT=$port "${@:2}" "$server" >"$work/$1.log" 2>&1 &
+    PORT=$port "${SERVER:-$server}" >"$work/$1.log" 2>&1 &
     pid=$!
     for _ in $(seq 600); do
         grep -q "${READY_LINE:-HTTP: ready}" "$work/$1.log" && return 0
@@ -162,9 +163,9 @@ if start_server overlong; then
 fi
 
 echo "== (e) served with app.execute(), which takes SIGTERM over: SIGTERM ends the process within 5 s"
-if READY_LINE="Server started on" start_server execute VAPOR_SERVES_WITH=execute; then
+if SERVER=$bin/vapor-execute-server READY_LINE="Server started on" start_server execute; then
     # The host looks at its handlers once a second.
-    for _ in $(seq 50); do grep -q "replaced the host's handler of SIGTERM" "$work/execute.log" && break; sleep 0.1; done
+    for _ in $(seq 50); do grep -q "put its handler of SIGTERM over the host's" "$work/execute.log" && break; sleep 0.1; done
     kill -TERM "$pid"
     sigterm=$(date +%s%N)
     for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done

@@ -9,7 +9,7 @@ import Glibc
 /// one the engine prints: each is provoked, here or by the test named in
 /// ``checkedElsewhere``, and compared with the quote (``ArticleQuotes``).
 /// A quote no test provokes fails ``everyQuoteIsProvokedByATest()``.
-@Suite(.timeLimit(.minutes(5))) struct QuotedMessageTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct QuotedMessageTests {
     /// Quotes whose message takes a real process, a signal, a trait or a
     /// broken build to provoke: the test named compares it.
     static let checkedElsewhere: [(start: String, test: String)] = [
@@ -61,19 +61,18 @@ import Glibc
         }
     }
 
-    /// Hears nothing of the drain, for 1.5 s.
+    /// Hears nothing of the drain, for 2.5 s.
     struct Deaf: AppModule {
         func run(_ context: ModuleContext) async throws {
-            await sleepIgnoringCancellation(.milliseconds(1500))
+            await sleepIgnoringCancellation(.milliseconds(2500))
         }
     }
 
-    /// Ends its work by cancellation, and the work swallows it, for 1.5 s.
+    /// Ends its work by cancellation, and the work swallows it, for 2.5 s.
     struct Swallowing: AppModule {
         func run(_ context: ModuleContext) async throws {
             try await context.cancelOnDrain {
-                let end = ContinuousClock.now + .milliseconds(1500)
-                while ContinuousClock.now < end { try? await Task.sleep(for: .milliseconds(5)) }
+                await sleepIgnoringCancellation(.milliseconds(2500))
             }
         }
     }
@@ -136,12 +135,12 @@ import Glibc
     }
 
     /// What the host logged while `module`, named Ticker, was stopped with
-    /// a drain limit of 400 ms: long enough for the drain to reach the run
+    /// a drain limit of 1 s: long enough for the drain to reach the run
     /// on a machine loaded with builds (past the limit before the run is
     /// asked, nobody held the drain, and no warning names one).
     func drainWarnings(of module: @escaping @Sendable () -> any AppModule) async throws -> String {
         try await withTestHost([ModuleDescriptor(name: "Ticker", make: module)], configuration: {
-            $0.drainTimeLimit = .milliseconds(400)
+            $0.drainTimeLimit = .seconds(1)
             $0.stopTimeLimit = .milliseconds(100)
         }) { test in
             _ = await test.stop()

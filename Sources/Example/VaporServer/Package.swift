@@ -28,6 +28,10 @@ let package = Package(
     name: "VaporServer",
     products: [
         .executable(name: "vapor-server", targets: ["Server"]),
+        // The same modules, but an HTTP module that runs Vapor's
+        // app.execute(), which takes SIGTERM over: the mistake Mistakes.md
+        // names, for scripts/vapor-test.sh's check (e).
+        .executable(name: "vapor-execute-server", targets: ["ExecuteServer"]),
     ],
     dependencies: [
         .package(name: "SectionRegistry", path: "../../..", traits: ["Logging"]),
@@ -39,10 +43,12 @@ let package = Package(
     targets: [
         // Links the modules and imports none of them.
         .executableTarget(name: "Server", dependencies: [sectionRegistry, "Routes", "Greetings", "Jobs", "HTTP"]),
+        .executableTarget(name: "ExecuteServer", dependencies: [sectionRegistry, "Routes", "Greetings", "Jobs", "ExecuteHTTP"]),
     ]
         + module("Routes", [vapor])
         + module("Greetings", ["Routes", vapor])
         + module("Jobs", ["Routes", vapor])
-        + module("HTTP", ["Routes", vapor, .product(name: "NIOCore", package: "swift-nio")]),
+        + module("HTTP", ["Routes", vapor, .product(name: "NIOCore", package: "swift-nio")])
+        + module("ExecuteHTTP", ["Routes", vapor]),
     swiftLanguageModes: [.v6]
 )

@@ -88,10 +88,12 @@ enum ArticleQuotes {
         text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
-    /// Without the engine's prefix, the log level, numbers and paths.
+    /// From the engine's message on (after what a program printed before
+    /// it, its log level and `SectionRegistry: `), without numbers and
+    /// paths.
     private static func normalized(_ text: String) -> String {
         var text = collapsed(text)
-        if let prefix = text.firstMatch(of: #/^(?:[A-Z]+ )?SectionRegistry: /#) { text.removeSubrange(prefix.range) }
+        if let prefix = text.firstRange(of: "SectionRegistry: ") { text.removeSubrange(..<prefix.upperBound) }
         return text.replacing(#/(?<lead>^|[\s(])/[^\s:),]+/#) { "\($0.lead)PATH" }.replacing(/\d+(\.\d+)?/, with: "#")
     }
 }

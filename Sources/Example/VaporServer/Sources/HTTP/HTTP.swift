@@ -15,18 +15,6 @@ struct HTTP: AppModule {
         // Arguments of its own: Vapor's default environment holds the
         // process's command line, which is the host's, not Vapor's.
         let app = try await Application.make(Environment(name: "production", arguments: ["vapor-server"]), logger: context.logger)
-        if context.environment["VAPOR_SERVES_WITH"] == "execute" {
-            // The mistake Mistakes.md names, kept for scripts/vapor-test.sh's
-            // check (e): Vapor's serve command takes SIGTERM and SIGINT
-            // over; the host takes them back, and both hear them.
-            try context.service(RouteTable.self).apply(to: app)
-            app.http.server.configuration.hostname = "127.0.0.1"
-            app.http.server.configuration.port = context.environment["PORT"].flatMap { Int($0) } ?? 8080
-            context.reportReady()
-            try await app.execute()
-            try await app.asyncShutdown()
-            return
-        }
         do {
             try await serve(app, context)
         } catch {

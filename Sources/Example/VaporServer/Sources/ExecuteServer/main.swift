@@ -1,0 +1,4 @@
+import SectionRegistry
+
+// vapor-server's modules, with ExecuteHTTP for HTTP.
+await ModuleHost.main()
