@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
-# docs.sh: builds the DocC catalog, Sources/SectionRegistry/SectionRegistry.docc,
-# with the API of the SectionRegistry module, into
-# .build-docs/SectionRegistry.doccarchive, and fails on any DocC warning (a
-# symbol or article link that does not resolve or is ambiguous, ...).
+# docs.sh: builds the DocC catalogs, Sources/SectionRegistry/SectionRegistry.docc
+# with the API of the SectionRegistry module (the ServiceLifecycle, Logging
+# and ArgumentParser traits' too) into .build-docs/SectionRegistry.doccarchive,
+# and Sources/SectionRegistryTesting/SectionRegistryTesting.docc with the
+# testing kit's into .build-docs/SectionRegistryTesting.doccarchive, and
+# fails on any DocC warning (a symbol or article link that does not resolve
+# or is ambiguous, ...). The Hummingbird trait (one method,
+# ModuleContext.serve(_:), told in the Servers article) and the Macros trait
+# (the @AppModule macro, told in the README) are left out of the build:
+# they would build swift-nio and Hummingbird, or swift-syntax, for it.
 #
 # The package depends on no other package, so there is no swift-docc-plugin:
 # the compiler writes the symbol graphs while it builds the SectionRegistry
@@ -14,11 +20,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$PWD/.build-docs
 graphs=$out/symbol-graphs                    # every module the build compiles
-input=$out/symbol-graphs-SectionRegistry     # the ones docc reads
 docc=$(command -v docc || echo "$(dirname "$(readlink -f "$(command -v swift)")")/docc")
 
-echo "== swift build --target SectionRegistry (symbol graphs of the public API)"
-swift build --target SectionRegistry --scratch-path "$out/build" \
+echo "== swift build --target SectionRegistryTesting (symbol graphs of the public API, SectionRegistry's with three traits)"
+swift build --target SectionRegistryTesting --scratch-path "$out/build" \
+    --traits ServiceLifecycle,Logging,ArgumentParser \
     -Xswiftc -emit-symbol-graph \
     -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" \
     -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public \
@@ -33,25 +39,34 @@ swift build --target SectionRegistry --scratch-path "$out/build" \
 # -emit-extension-block-symbols docc drops it, having no page for the type
 # it extends. (A build does not rewrite every graph file, and removes none:
 # if the code stops extending another module's types, remove .build-docs.)
-rm -rf "$input"
-mkdir -p "$input"
-shopt -s nullglob
-cp "$graphs"/SectionRegistry.symbols.json "$graphs"/SectionRegistry@*.symbols.json "$input/"
-
-echo "== docc convert Sources/SectionRegistry/SectionRegistry.docc (any warning fails)"
-log=$out/docc.log
-status=0
-"$docc" convert Sources/SectionRegistry/SectionRegistry.docc \
-    --additional-symbol-graph-dir "$input" \
-    --fallback-display-name SectionRegistry \
-    --fallback-bundle-identifier SectionRegistry \
-    --output-path "$out/SectionRegistry.doccarchive" \
-    --warnings-as-errors 2>&1 | tee "$log" || status=$?
-# --warnings-as-errors makes every warning an error and the status nonzero;
-# the search catches a warning printed outside the diagnostics as well.
-if ((status != 0)) || grep -qE "(warning|error):" "$log"; then
-    echo "docs.sh: docc reported the problems above; the catalog must build with none" >&2
-    exit 1
-fi
-pages=$(find "$out/SectionRegistry.doccarchive/data/documentation" -name '*.json' | wc -l)
-echo "docs.sh: built .build-docs/SectionRegistry.doccarchive ($pages pages) with no warnings"
+# Each catalog documents one module: its graph, and the graphs of its
+# extensions of other modules' types.
+convert() {
+    local module=$1 catalog=$2
+    local input=$out/symbol-graphs-$module
+    rm -rf "$input"
+    mkdir -p "$input"
+    shopt -s nullglob
+    cp "$graphs/$module.symbols.json" "$graphs/$module"@*.symbols.json "$input/"
+    echo "== docc convert $catalog (any warning fails)"
+    local log=$out/docc-$module.log
+    local status=0
+    "$docc" convert "$catalog" \
+        --additional-symbol-graph-dir "$input" \
+        --fallback-display-name "$module" \
+        --fallback-bundle-identifier "$module" \
+        --output-path "$out/$module.doccarchive" \
+        --warnings-as-errors 2>&1 | tee "$log" || status=$?
+    # --warnings-as-errors makes every warning an error and the status
+    # nonzero; the search catches a warning printed outside the diagnostics
+    # as well.
+    if ((status != 0)) || grep -qE "(warning|error):" "$log"; then
+        echo "docs.sh: docc reported the problems above; the catalog must build with none" >&2
+        exit 1
+    fi
+    local pages
+    pages=$(find "$out/$module.doccarchive/data/documentation" -name '*.json' | wc -l)
+    echo "docs.sh: built .build-docs/$module.doccarchive ($pages pages) with no warnings"
+}
+convert SectionRegistry Sources/SectionRegistry/SectionRegistry.docc
+convert SectionRegistryTesting Sources/SectionRegistryTesting/SectionRegistryTesting.docc

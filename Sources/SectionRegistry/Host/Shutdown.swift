@@ -31,10 +31,11 @@
 // 3. A second stop (a second SIGTERM or SIGINT, the cancellation of the
 //    task running `run()` during the shutdown, a tool's second Ctrl-C) is
 //    `ShutdownStage.cutShort()`: the stage becomes cut short and the
-//    engine's task is cancelled. Each wait gives up at its one cancellation
-//    handler: `ShutdownStep.wait` (the work, the intake), `RunWatch.until`
-//    (the drain), `PhaseRun.execute` (the hooks: the one running is cut
-//    off, the rest skipped); `Task.sleep` ends the lame duck by itself.
+//    engine's task is cancelled. The waits give up at two cancellation
+//    handlers: `ShutdownWatch.until` (Lifecycle/ShutdownWatch.swift: the
+//    work, the intake, the drain) and `PhaseRun.execute` (the hooks: the
+//    one running is cut off, the rest skipped); `Task.sleep` ends the lame
+//    duck by itself. Four places in all, with `requestStop`'s.
 // 4. Process/HostMain.swift: `main()` reads the final status and exits with
 //    the status `ExitStatus` (Process/ExitStatus.swift) gives, the one
 //    policy of every entry point.
@@ -199,7 +200,7 @@ extension ModuleHost {
                 step.done(module.name)
             }
         }
-        let late = await step.wait(until: deadline)
+        let late = await ShutdownWatch.until(deadline, step.wait)
         guard !late.isEmpty else { return }
         for task in tasks { task.cancel() }
         guard !Task.isCancelled else { return }

@@ -42,7 +42,7 @@ final class CommandWork: Sendable {
             state.ended = true
             return state.task
         }?.cancel()
-        guard await !returned.wait(until: .now + limit).isEmpty else { return true }
+        guard await !ShutdownWatch.until(.now + limit, returned.wait).isEmpty else { return true }
         result.expire()
         return false
     }

@@ -214,7 +214,7 @@ struct ModuleRun: @unchecked Sendable {
         var next = runs.startIndex
         var heldBy: ModuleRun?
         var failed: [HookOutcome] = []
-        await RunWatch.until(drainDeadline) { watch in
+        await ShutdownWatch.until(drainDeadline) { watch in
             // The watch is moved to each run before it is asked, in the same
             // round trip that says whether the timer has run out, or the
             // shutdown was cut short (then none is asked).
@@ -242,7 +242,7 @@ struct ModuleRun: @unchecked Sendable {
         // Drained in time: no timer for a cancellation nothing waits for.
         guard !late.isEmpty else { return Ending(drainStart: drainStart, failed: failed) }
         for run in late { run.cancel() }
-        return await RunWatch.until(.now + cancelLimit) { watch in
+        return await ShutdownWatch.until(.now + cancelLimit) { watch in
             var ending = Ending(drainStart: drainStart, failed: failed)
             for run in late {
                 // Past the limit already, the wait below answers at once.
@@ -310,7 +310,7 @@ struct ModuleRun: @unchecked Sendable {
 
     /// Whether the `run` has ended before `watch` expired (its timer, or a
     /// second stop). The caller has made it the run `watch` watches.
-    fileprivate func waitForEnd(_ watch: RunWatch) async -> Bool {
+    fileprivate func waitForEnd(_ watch: ShutdownWatch) async -> Bool {
         await suspend { (continuation: Waiter<Bool>) in
             let now = withState { state -> Bool? in
                 if state.ended { return true }
@@ -322,8 +322,11 @@ struct ModuleRun: @unchecked Sendable {
         }
     }
 
+}
+
+extension ModuleRun: WatchedWait {
     /// Wakes the wait for this `run`: its timer ran out.
-    fileprivate func wake() {
+    func wake() {
         withState { state -> Waiter<Bool>? in
             defer { state.waiter = nil }
             return state.waiter
@@ -344,60 +347,6 @@ private final class RunStorage: ManagedBuffer<ModuleRun.Fields, pthread_mutex_t>
 
     deinit {
         withUnsafeMutablePointerToElements { _ = pthread_mutex_destroy($0) }
-    }
-}
-
-/// One timer for a wait of many `run`s one after the other: when it runs
-/// out, or the waiting task is cancelled (a second stop), it wakes the wait
-/// under way, and every wait after it returns at once.
-private final class RunWatch: Sendable {
-    private struct State {
-        var expired = false
-        var cutShort = false
-        var watched: ModuleRun?
-    }
-
-    private let state = Locked(State())
-
-    var isExpired: Bool {
-        state.withLock { $0.expired }
-    }
-
-    /// Whether it expired because the shutdown was cut short.
-    var isCutShort: Bool {
-        state.withLock { $0.cutShort }
-    }
-
-    /// Makes `run` the one waited for.
-    ///
-    /// - Returns: `false` if the watch has expired already.
-    @discardableResult
-    func watch(_ run: ModuleRun) -> Bool {
-        state.withLock { state in
-            state.watched = run
-            return !state.expired
-        }
-    }
-
-    private func expire(cutShort: Bool) {
-        state.withLock { state -> ModuleRun? in
-            state.expired = true
-            state.cutShort = state.cutShort || cutShort
-            return state.watched
-        }?.wake()
-    }
-
-    /// Runs `body` with a watch that runs out at `deadline`, or at once when
-    /// the calling task is cancelled: the one place the drain gives up on a
-    /// second stop. Past already (the intake stops took the drain's whole
-    /// limit), no run is asked, as if the timer had run out before the first.
-    static func until<T: Sendable>(_ deadline: ContinuousClock.Instant, _ body: (RunWatch) async -> T) async -> T {
-        let watch = RunWatch()
-        return await withTaskCancellationHandler {
-            await withTimer(until: deadline, onExpiry: { watch.expire(cutShort: false) }) { await body(watch) }
-        } onCancel: {
-            watch.expire(cutShort: true)
-        }
     }
 }
 
