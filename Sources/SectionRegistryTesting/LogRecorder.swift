@@ -1,7 +1,7 @@
 import SectionRegistry
 import Synchronization
 
-/// Keeps every line a host logs, its modules' ``ModuleContext/log(_:level:metadata:)``
+/// Keeps every line a host logs, its modules' `ModuleContext.log(_:level:metadata:)`
 /// lines and the host's own messages, for a test to read.
 ///
 /// ``TestHost`` records into one (``TestHost/log``); to record a host of

@@ -5,7 +5,7 @@ import Synchronization
 /// ``withTestHost(_:configuration:fakes:isolation:_:)`` drives and observes.
 ///
 /// Events go through ``host`` (`broadcast`, `firstHandler`, `gather`, each
-/// with its ``DispatchReport``), as do the status and the stop reason;
+/// with its `DispatchReport`), as do the status and the stop reason;
 /// services through ``context``; what was logged is in ``log``.
 public final class TestHost: Sendable {
     /// The host: `broadcast(_:)`, `gather(_:)`, `firstHandler(for:)`,
@@ -57,7 +57,7 @@ public final class TestHost: Sendable {
     /// - Returns: how the `run` ended: `.completed` (it returned, or gave
     ///   way to the drain), `.failed` (it threw: the host then stops, as it
     ///   would in production), `.timedOut` (cancelled past
-    ///   ``HostConfiguration/drainTimeLimit``) or `.cutOff` (it ignored that
+    ///   `HostConfiguration.drainTimeLimit`) or `.cutOff` (it ignored that
     ///   too). A failure returned here is not thrown again at the end of the
     ///   scope.
     /// - Throws: ``TestHostError`` if no started module has that name, or

@@ -13,7 +13,7 @@ import SectionRegistry
 /// ```
 ///
 /// The modules start as their records would have them, from the
-/// descriptors instead of the linker: each ``ModuleDescriptor`` gives the
+/// descriptors instead of the linker: each `ModuleDescriptor` gives the
 /// level, priority and `after` its `APP_MODULE` line declares. Every hook
 /// runs as in production (setUp, start, ready, each `run` right after its
 /// start, stop after the drain), but no signal is touched and nothing is
@@ -26,17 +26,19 @@ import SectionRegistry
 ///     defaults: no arguments, an empty environment (set what a module
 ///     reads), every line at debug and above recorded in ``TestHost/log``
 ///     (`$0.log.logLevel = .trace` for all), and 5 seconds for
-///     ``HostConfiguration/drainTimeLimit``, ``HostConfiguration/stopTimeLimit``
-///     and ``HostConfiguration/readinessTimeLimit`` (30, 10 and 30 in
+///     `HostConfiguration.drainTimeLimit`, `HostConfiguration.stopTimeLimit`
+///     and `HostConfiguration.readinessTimeLimit` (30, 10 and 30 in
 ///     production), so that a module that hangs fails the test in seconds.
 ///     To test one that takes too long, set its limit lower still:
 ///     `{ $0.drainTimeLimit = .milliseconds(100) }`.
 ///   - fakes: registers what a module not under test would provide,
 ///     before the first setUp: `{ try $0.register(Clock.self) { FixedClock() } }`.
 ///     Its context is ``TestHost/context``.
+///   - isolation: the actor `body` runs on: the caller's, as it is
+///     written, so that a test on the main actor stays on it.
 ///   - body: runs once the host is running: every module started, its
 ///     ready hook called, and each `run` that reports readiness has.
-/// - Throws: a ``HostError`` if the launch failed (it names the module and
+/// - Throws: a `HostError` if the launch failed (it names the module and
 ///   the hook; what started is stopped); else what `body` threw; else a
 ///   ``TestHostError`` if the shutdown at the end of the scope did not end
 ///   cleanly (a stop hook failed or timed out, a `run` failed or did not
