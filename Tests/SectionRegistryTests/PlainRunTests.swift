@@ -20,69 +20,65 @@ import Glibc
     // MARK: One model for the drain
 
     @Test func aRunThatHearsNothingHoldsTheDrainToItsLimitAndIsNamedWithTheFix() async throws {
-        let log = LogRecorder()
-        let host = ModuleHost(registry: try declare([
+        try await withTestHost([
             working("Ticker", journal: journal, endsOnDrain: false),
-        ]), configuration: testConfiguration {
+        ], configuration: {
             $0.drainTimeLimit = .milliseconds(200)
-            $0.log = log.handler(logLevel: .warning)
-        })
-        try await host.launch()
-        await journal.waitFor("run Ticker")
-        let start = ContinuousClock.now
-        let shutdown = await host.terminate()
-        #expect(start.duration(to: .now) >= .milliseconds(200), "held to the drain limit, not cancelled at once")
-        #expect(outcomes(shutdown) == ["Ticker run timedOut", "Ticker stop completed"])
-        guard case .stopped(let failures) = host.status else { Issue.record("\(host.status)"); return }
-        #expect(failures.map { "\($0.module) \($0.phase)" } == ["Ticker run"], "the shutdown is unclean: exit 3")
-        let warning = log.lines.first { $0.message.contains("did not finish its run within the drain limit") }
-        #expect(warning?.metadata["module"] == "Ticker")
-        #expect(warning?.message.contains("context.cancelOnDrain") == true, "the message names the fix")
+        }) { test in
+            await journal.waitFor("run Ticker")
+            let start = ContinuousClock.now
+            let shutdown = await test.stop()
+            #expect(start.duration(to: .now) >= .milliseconds(200), "held to the drain limit, not cancelled at once")
+            #expect(outcomes(shutdown) == ["Ticker run timedOut", "Ticker stop completed"])
+            guard case .stopped(let failures) = test.host.status else { Issue.record("\(test.host.status)"); return }
+            #expect(failures.map { "\($0.module) \($0.phase)" } == ["Ticker run"], "the shutdown is unclean: exit 3")
+            let warning = test.log.lines.first { $0.message.contains("did not finish its run within the drain limit") }
+            #expect(warning?.metadata["module"] == "Ticker")
+            #expect(warning?.message.contains("context.cancelOnDrain") == true, "the message names the fix")
+        }
     }
 
     @Test func aRunWhoseWorkSwallowsItsCancellationIsToldThatNotToAddCancelOnDrain() async throws {
-        let log = LogRecorder()
         let released = Locked(false)
         defer { released.withLock { $0 = true } }  // the loop left behind ends with the test
-        let host = ModuleHost(registry: try declare([
+        try await withTestHost([
             working("Ticker", journal: journal) {
                 while !released.withLock({ $0 }) {
                     try? await Task.sleep(for: .milliseconds(5))  // swallows the cancellation: spins
                 }
             },
-        ]), configuration: testConfiguration {
+        ], configuration: {
             $0.drainTimeLimit = .milliseconds(200)
             $0.stopTimeLimit = .milliseconds(100)
-            $0.log = log.handler(logLevel: .warning)
-        })
-        try await host.launch()
-        await journal.waitFor("run Ticker")
-        let shutdown = await host.terminate()
-        #expect(outcomes(shutdown) == ["Ticker run cutOff", "Ticker stop completed"])
-        let warning = log.lines.first { $0.message.contains("did not finish its run within the drain limit") }
-        #expect(warning?.metadata["module"] == "Ticker")
-        #expect(warning?.message.contains("swallows its cancellation") == true, "\(warning?.message ?? "no warning")")
-        #expect(warning?.message.contains("says so: `try await context.cancelOnDrain") == false, "it says so already")
-        let cutOff = shutdown.first { $0.phase == .run }
-        #expect(cutOff.map { $0.duration < .seconds(5) } == true, "counted from the start of the drain, not of the run")
+        }) { test in
+            await journal.waitFor("run Ticker")
+            let shutdown = await test.stop()
+            #expect(outcomes(shutdown) == ["Ticker run cutOff", "Ticker stop completed"])
+            let warning = test.log.lines.first { $0.message.contains("did not finish its run within the drain limit") }
+            #expect(warning?.metadata["module"] == "Ticker")
+            #expect(warning?.message.contains("swallows its cancellation") == true, "\(warning?.message ?? "no warning")")
+            #expect(warning?.message.contains("says so: `try await context.cancelOnDrain") == false, "it says so already")
+            let cutOff = shutdown.first { $0.phase == .run }
+            #expect(cutOff.map { $0.duration < .seconds(5) } == true, "counted from the start of the drain, not of the run")
+        }
     }
 
     @Test func aRunThatEndsByCancellationSaysSoAndEndsAtOnceInItsTurn() async throws {
-        let host = ModuleHost(registry: try declare([
+        try await withTestHost([
             draining("Database", level: .service, journal: journal),
             working("Ticker", after: ["Database"], journal: journal),
-        ]), configuration: testConfiguration { $0.drainTimeLimit = .seconds(3600) })
-        try await host.launch()
-        await journal.waitFor("run Ticker")
-        let shutdown = await host.terminate()
-        #expect(outcomes(shutdown) == ["Ticker stop completed", "Database stop completed"])
-        let ends = journal.entries.filter { $0.hasPrefix("cancelled") || $0.hasPrefix("drain") || $0.hasPrefix("stop") }
-        #expect(ends == ["cancelled Ticker", "drain Database", "drained Database", "stop Ticker", "stop Database"],
-                "in its turn, before Database drains")
+        ], configuration: { $0.drainTimeLimit = .seconds(3600) }) { test in
+            await journal.waitFor("run Ticker")
+            let shutdown = await test.stop()
+            #expect(outcomes(shutdown) == ["Ticker stop completed", "Database stop completed"])
+            let ends = journal.entries.filter { $0.hasPrefix("cancelled") || $0.hasPrefix("drain") || $0.hasPrefix("stop") }
+            #expect(ends == ["cancelled Ticker", "drain Database", "drained Database", "stop Ticker", "stop Database"],
+                    "in its turn, before Database drains")
+        }
     }
 
     @Test func aDrainHandlerIsNeverCalledAfterItsScopeEnded() async throws {
-        let host = ModuleHost(registry: try declare([
+        try await withTestHost([
             asking("Worker", journal: journal) { module in
                 module.work = { [journal] context in
                     await context.withDrainHandler {
@@ -98,13 +94,13 @@ import Glibc
                     }
                 }
             },
-        ]), configuration: testConfiguration())
-        try await host.launch()
-        await journal.waitFor("scope Worker")
-        await host.terminate()
-        #expect(!journal.entries.contains("handler Worker"), "its scope had ended: \(journal.entries)")
-        #expect(journal.entries.contains("late handler Worker"))
-        #expect(journal.entries.suffix(2) == ["returned Worker", "stop Worker"])
+        ]) { test in
+            await journal.waitFor("scope Worker")
+            await test.stop()
+            #expect(!journal.entries.contains("handler Worker"), "its scope had ended: \(journal.entries)")
+            #expect(journal.entries.contains("late handler Worker"))
+            #expect(journal.entries.suffix(2) == ["returned Worker", "stop Worker"])
+        }
     }
 
     @Test func theOpenScopesHandlersAreCalledInTheOrderTheScopesOpened() {
@@ -135,18 +131,18 @@ import Glibc
     }
 
     @Test func aCancellationErrorAfterTheDrainIsACleanEnd() async throws {
-        let host = ModuleHost(registry: try declare([
+        try await withTestHost([
             asking("Worker", journal: journal) { module in
                 module.work = { context in
                     try await context.cancelOnDrain { try await Task.sleep(for: .seconds(3600)) }
                 }
             },
-        ]), configuration: testConfiguration())
-        try await host.launch()
-        await journal.waitFor("run Worker")
-        let shutdown = await host.terminate()
-        #expect(outcomes(shutdown) == ["Worker stop completed"])
-        #expect(host.failedRuns.withLock { $0 }.isEmpty)
+        ]) { test in
+            await journal.waitFor("run Worker")
+            let shutdown = await test.stop()
+            #expect(outcomes(shutdown) == ["Worker stop completed"])
+            #expect(test.host.failedRuns.withLock { $0 }.isEmpty)
+        }
     }
 
     // MARK: Readiness
@@ -203,8 +199,7 @@ import Glibc
     }
 
     @Test func aReadinessReportedWhereNoneWasDeclaredIsAWarningNamingTheModule() async throws {
-        let log = LogRecorder()
-        let host = ModuleHost(registry: try declare([
+        try await withTestHost([
             asking("HTTP", journal: journal) { module in
                 module.work = { context in
                     context.reportReady()
@@ -212,14 +207,14 @@ import Glibc
                     await context.servesUntilDrained()
                 }
             },
-        ]), configuration: testConfiguration { $0.log = log.handler(logLevel: .warning) })
-        try await host.launch()
-        await journal.waitFor("run HTTP")
-        await host.terminate()
-        let warnings = log.lines.filter { $0.message.contains("called context.reportReady(), but does not declare") }
-        #expect(warnings.count == 1, "once")
-        #expect(warnings.first?.metadata["module"] == "HTTP")
-        #expect(warnings.first?.message.contains("`var runReportsReady: Bool { true }`") == true)
+        ]) { test in
+            await journal.waitFor("run HTTP")
+            await test.stop()
+            let warnings = test.log.lines.filter { $0.message.contains("called context.reportReady(), but does not declare") }
+            #expect(warnings.count == 1, "once")
+            #expect(warnings.first?.metadata["module"] == "HTTP")
+            #expect(warnings.first?.message.contains("`var runReportsReady: Bool { true }`") == true)
+        }
     }
 
     // MARK: The edges
