@@ -56,7 +56,7 @@ enum ArticleQuotes {
     /// Whether `message` (or one of its lines) says what `quote` does.
     static func says(_ message: String, _ quote: String) -> Bool {
         let parts = normalized(quote).components(separatedBy: "...").map { $0.trimmingCharacters(in: .whitespaces) }
-        let lines = message.split(separator: "\n").map { normalized(String($0)) }
+        let lines = message.split(separator: "\n").map { normalized(fromEngine(String($0))) }
         return lines.contains { line in
             guard parts.count > 1 else { return line == parts[0] }
             guard line.hasPrefix(parts[0]) else { return false }
@@ -88,12 +88,16 @@ enum ArticleQuotes {
         text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
-    /// From the engine's message on (after what a program printed before
-    /// it, its log level and `SectionRegistry: `), without numbers and
-    /// paths.
+    /// A printed line from the engine's message on: after what a program
+    /// printed before it, its log level and `SectionRegistry: `.
+    private static func fromEngine(_ line: String) -> String {
+        guard let prefix = line.firstRange(of: "SectionRegistry: ") else { return line }
+        return String(line[prefix.upperBound...])
+    }
+
+    /// Without numbers and paths.
     private static func normalized(_ text: String) -> String {
-        var text = collapsed(text)
-        if let prefix = text.firstRange(of: "SectionRegistry: ") { text.removeSubrange(..<prefix.upperBound) }
+        let text = collapsed(text)
         return text.replacing(#/(?<lead>^|[\s(])/[^\s:),]+/#) { "\($0.lead)PATH" }.replacing(/\d+(\.\d+)?/, with: "#")
     }
 }
