@@ -12,12 +12,15 @@ import Glibc
 /// (`requestStop(.signal(SIGTERM))`, as `run()` does); that a real SIGTERM reaches it is
 /// `ExampleProcessTests`' part.
 @Suite(.timeLimit(.minutes(5))) struct ShutdownWalkthroughTests {
+    /// Lifecycle.md's "Shutdown, step by step", to the next section.
+    static func walkthrough() throws -> String {
+        try #require(ArticleQuotes.text(of: "Lifecycle.md").components(separatedBy: "## Shutdown, step by step\n").dropFirst().first)
+            .components(separatedBy: "\n## ")[0]
+    }
+
     /// The walk-through's blocks of lines, in the order written.
     static func walkthroughBlocks() throws -> [[String]] {
-        let article = try String(
-            contentsOf: packageRoot.appendingPathComponent("Sources/SectionRegistry/SectionRegistry.docc/Lifecycle.md"), encoding: .utf8)
-        let section = try #require(article.components(separatedBy: "## Shutdown, step by step\n").dropFirst().first)
-            .components(separatedBy: "\n## ")[0]
+        let section = try walkthrough()
         return section.components(separatedBy: "```text\n").dropFirst().map { block in
             block.components(separatedBy: "```")[0].split(separator: "\n").map(String.init)
         }
@@ -26,10 +29,7 @@ import Glibc
     /// The walk-through's prose, without its blocks: each claim, a
     /// paragraph or a bullet.
     static func walkthroughClaims() throws -> [String] {
-        let article = try String(
-            contentsOf: packageRoot.appendingPathComponent("Sources/SectionRegistry/SectionRegistry.docc/Lifecycle.md"), encoding: .utf8)
-        let section = try #require(article.components(separatedBy: "## Shutdown, step by step\n").dropFirst().first)
-            .components(separatedBy: "\n## ")[0]
+        let section = try walkthrough()
         var prose = ""
         for (index, part) in section.components(separatedBy: "```").enumerated() where index % 2 == 0 { prose += part }
         return prose.components(separatedBy: "\n- ").dropFirst().map { $0.components(separatedBy: "\n\n")[0] }

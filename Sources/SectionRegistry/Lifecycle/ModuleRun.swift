@@ -321,7 +321,6 @@ struct ModuleRun: @unchecked Sendable {
             if let now { continuation.resume(returning: now) }
         }
     }
-
 }
 
 extension ModuleRun: WatchedWait {
