@@ -20,7 +20,8 @@
 #       status 0, no sooner than the delay;
 #   (h) SERVER_TEST_LOAD_RUNS (default 3) runs of two loads with SIGTERM in
 #       the middle: keep-alive (wrk, 32 connections) and fresh connections
-#       (scripts/server-load.py, 8 clients, one request a connection), and
+#       (scripts/server-load.py, SERVER_TEST_FRESH_CLIENTS clients, default
+#       8, one request a connection), and
 #       of no load at all, against the modules and against the same routes
 #       served by hand (notes-by-hand, `app.runService()`): a table of
 #       requests lost and of the time from SIGTERM to exit; the modules must
@@ -41,6 +42,7 @@ port=${SERVER_TEST_PORT:-18080}
 # the release server.
 configuration=${SERVER_TEST_CONFIGURATION:-debug}
 load_runs=${SERVER_TEST_LOAD_RUNS:-3}
+fresh_clients=${SERVER_TEST_FRESH_CLIENTS:-8}
 export DATABASE_HOST=127.0.0.1 DATABASE_PORT=5432 DATABASE_USER=notes DATABASE_PASSWORD=notes-test DATABASE_NAME=notes
 work=$(mktemp -d)
 failures=()
@@ -220,7 +222,7 @@ for ((run = 1; run <= load_runs; run++)); do
             if [ "$program" = modules ]; then start_server "load-$run"; else start_program "$by_hand" "by hand: ready" "load-$run"; fi || continue
             case $load in
                 keep-alive) wrk -t2 -c32 -d4s "$url/slow?ms=5" >"$work/wrk.txt" 2>&1 & ;;
-                fresh) python3 scripts/server-load.py "$port" "/slow?ms=20" 4 8 >"$work/wrk.txt" 2>&1 & ;;
+                fresh) python3 scripts/server-load.py "$port" "/slow?ms=20" 4 "$fresh_clients" >"$work/wrk.txt" 2>&1 & ;;
                 idle) : >"$work/wrk.txt"; sleep 4 & ;;
             esac
             load_pid=$!

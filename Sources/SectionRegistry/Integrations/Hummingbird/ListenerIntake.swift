@@ -13,14 +13,16 @@ import Synchronization
 /// the server has not accepted yet, are reset with it; and one accepted just
 /// before, whose request is not read yet, is closed as idle, as is a
 /// keep-alive connection whose next request is on its way. ``stop()``
-/// empties the accept queue behind a filter that lets no new connection in,
+/// lets the handshakes in progress complete and empties the accept queue
+/// behind a filter that lets no new connection in (``NewConnectionFilter``),
 /// and gives the connections that were active last time to send their
 /// next request, which is then answered with `Connection: close`.
 final class ListenerIntake: Sendable {
     /// How long after an accept, or a response on a connection left open,
     /// the connection's next request may still be unread.
     static let grace: Duration = .milliseconds(300)
-    /// The longest wait for the accept queue to empty.
+    /// The longest wait for the handshakes in progress to complete and the
+    /// accept queue to empty.
     static let acceptQueueLimit: Duration = .seconds(1)
 
     private struct State {
@@ -52,19 +54,26 @@ final class ListenerIntake: Sendable {
         state.withLock { $0.listener != nil }
     }
 
-    /// Stops new connections, waits until the kernel's accept queue is
-    /// empty, then until ``grace`` after the last activity: at once for a
-    /// server that was idle.
+    /// Stops new connections, waits until the handshakes in progress have
+    /// completed and the kernel's accept queue is empty, then until
+    /// ``grace`` after the last activity: at once for a server that was
+    /// idle.
     func stop() async {
         guard let listener = state.withLock({ $0.listener }) else { return }
         #if os(Linux)
         if let socket = listener as? any SocketOptionProvider {
             _ = try? await socket.unsafeSetSocketOption(
-                level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_ATTACH_FILTER), value: DropEverything.program
+                level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_ATTACH_FILTER), value: NewConnectionFilter.program
             ).get()
-            // On a listener, tcpi_unacked is the accept queue's length.
+            let port = listener.localAddress?.port
             let limit = ContinuousClock.now + Self.acceptQueueLimit
-            while ContinuousClock.now < limit, let info = try? await socket.getTCPInfo().get(), info.tcpi_unacked > 0 {
+            while ContinuousClock.now < limit {
+                // Handshakes first: one that completes between the two
+                // reads is then counted in the accept queue, not missed.
+                let handshaking = port.map(PendingHandshakes.count(port:)) ?? 0
+                // On a listener, tcpi_unacked is the accept queue's length.
+                let queued = (try? await socket.getTCPInfo().get())?.tcpi_unacked ?? 0
+                guard handshaking > 0 || queued > 0 else { break }
                 try? await Task.sleep(for: .milliseconds(10))
             }
         }
@@ -92,29 +101,4 @@ private final class AcceptClock: ChannelInboundHandler, Sendable {
     }
 }
 
-#if os(Linux)
-/// A classic BPF program of one instruction, `ret #0`: every packet for the
-/// socket is dropped. On a listener, that is every new connection's SYN.
-private enum DropEverything {
-    /// `struct sock_filter`.
-    struct Instruction {
-        var code: UInt16
-        var jt: UInt8
-        var jf: UInt8
-        var k: UInt32
-    }
-
-    /// `struct sock_fprog`: setsockopt copies the instructions it points to.
-    struct Program: @unchecked Sendable {
-        var length: UInt16
-        var instructions: UnsafeMutablePointer<Instruction>
-    }
-
-    static let program: Program = {
-        let instructions = UnsafeMutablePointer<Instruction>.allocate(capacity: 1)
-        instructions.initialize(to: Instruction(code: 0x06, jt: 0, jf: 0, k: 0))  // BPF_RET | BPF_K, 0
-        return Program(length: 1, instructions: instructions)
-    }()
-}
-#endif
 #endif

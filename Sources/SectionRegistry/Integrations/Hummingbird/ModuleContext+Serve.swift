@@ -39,9 +39,9 @@ extension ModuleContext {
     /// 3. **The intake stop** (``withDrainHandler(isolation:_:onIntakeStop:onDrain:)``),
     ///    before any module drains. On Linux, a socket filter on the
     ///    listener drops new connection attempts (clients retry, then find
-    ///    the port closed); the server accepts until the kernel's accept
-    ///    queue is empty (`TCP_INFO` on a listener gives its length), for at
-    ///    most a second; then, if it accepted a connection or answered a
+    ///    the port closed) and lets the handshakes already half-way
+    ///    complete; the server accepts until none is in progress and the
+    ///    kernel's accept queue is empty, for at most a second; then, if it accepted a connection or answered a
     ///    request in the last 300 ms, it waits until 300 ms after that, so
     ///    that the connection's next request is read (and answered with
     ///    `Connection: close`) before the graceful shutdown would close it
@@ -53,7 +53,7 @@ extension ModuleContext {
     ///
     /// What a plain graceful shutdown loses and this keeps is measured in
     /// the Servers article. It costs at most the 300 ms wait and the time
-    /// to empty the accept queue, inside ``HostConfiguration/drainTimeLimit``.
+    /// to complete the handshakes and empty the accept queue, inside ``HostConfiguration/drainTimeLimit``.
     ///
     /// - Parameter app: The application, as built for `app.run()`; its own
     ///   responder, server, services and `onServerRunning` are kept.

@@ -56,6 +56,38 @@ import Testing
     }
 }
 
+/// A connection half-way through its handshake when the intake step
+/// begins: the client counts it as open and sends its request; the listener
+/// has not yet seen the handshake's last ACK. The intake's filter lets that
+/// ACK and the request in, and the intake waits for the handshake: the
+/// request is answered. (A filter that dropped every segment dropped them,
+/// and the request was reset when the listener closed.)
+///
+/// `TCP_DEFER_ACCEPT` on the listener holds a handshake there on purpose:
+/// the kernel ignores the bare ACK and completes the handshake only with the
+/// client's first data, so the connection is still half-way, `SYN_RECV` in
+/// `/proc/net/tcp`, when the stop comes.
+@Test func aRequestWhoseHandshakeIsInProgressAtTheIntakeStepIsAnswered() async throws {
+    try await withHTTP(connect: false) { test, _ in
+        let port = try readyPort(test)
+        let listener = try #require(listeningSocket(port: port), "HTTP's listener among this process's descriptors")
+        var seconds: CInt = 10
+        #expect(setsockopt(listener, CInt(IPPROTO_TCP), TCP_DEFER_ACCEPT, &seconds, socklen_t(MemoryLayout<CInt>.size)) == 0)
+        let client = try PlainClient(port: port)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(handshakesInProgress(port: port) == 1, "the client connected; the server holds the handshake")
+
+        async let stopped = test.stop()
+        while test.host.isReady { try await Task.sleep(for: .milliseconds(5)) }
+        try await Task.sleep(for: .milliseconds(100))
+        let response = try client.send("GET /ping HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        #expect(response.hasPrefix("HTTP/1.1 200 OK"), "\(response)")
+        #expect(response.lowercased().contains("connection: close"), "\(response)")
+        #expect(response.hasSuffix("pong"), "\(response)")
+        #expect(await stopped.filter(\.isFailure).isEmpty)
+    }
+}
+
 /// A module that serves with `context.serve(_:)` but does not declare
 /// `runReportsReady`: the host did not wait for it, and says so.
 @Test func servingWithoutDeclaringReadinessIsWarnedAbout() async throws {
@@ -97,6 +129,70 @@ import Testing
         }
         #expect(error?.description == "SectionRegistry: module 'HTTP' failed in run: cannot listen on 127.0.0.1:\(port): Address already in use "
             + "(errno 98): another process (or another module) listens there; stop it, or give this server another port (no module had started)")
+    }
+}
+
+/// This process's listening socket on `port`, found among its descriptors.
+private func listeningSocket(port: Int) -> CInt? {
+    let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    return descriptors.compactMap { CInt($0) }.first { descriptor in
+        var listening: CInt = 0
+        var length = socklen_t(MemoryLayout<CInt>.size)
+        var address = sockaddr_in()
+        var addressLength = socklen_t(MemoryLayout<sockaddr_in>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length) == 0, listening == 1,
+            withUnsafeMutablePointer(to: &address, {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &addressLength) }
+            }) == 0
+        else { return false }
+        return Int(UInt16(bigEndian: address.sin_port)) == port
+    }
+}
+
+/// The lines of `/proc/net/tcp` for `port` in state `03`, `SYN_RECV`.
+private func handshakesInProgress(port: Int) -> Int {
+    let table = (try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)) ?? ""
+    return table.split(separator: "\n").dropFirst().filter { line in
+        let fields = line.split(separator: " ")
+        return fields.count > 3 && fields[3] == "03" && fields[1].hasSuffix(String(format: ":%04X", port))
+    }.count
+}
+
+/// A blocking TCP client of 127.0.0.1, in plain system calls: connected
+/// when made, it sends when told, and reads the response to its end.
+private struct PlainClient: ~Copyable {
+    let socket: CInt
+
+    init(port: Int) throws {
+        socket = Glibc.socket(AF_INET, CInt(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        var limit = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    }
+
+    deinit { close(socket) }
+
+    /// Sends `request`; returns what came back until the server closed the
+    /// connection, or what came before an error (a reset).
+    func send(_ request: String) throws -> String {
+        guard write(socket, request, request.utf8.count) == request.utf8.count else {
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
+        var response: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(socket, &buffer, buffer.count)
+            guard count > 0 else { break }
+            response += buffer[..<count]
+        }
+        return String(decoding: response, as: UTF8.self)
     }
 }
 
