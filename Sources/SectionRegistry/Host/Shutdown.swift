@@ -17,7 +17,8 @@
 // 2. The engine (Host/ModuleHost.swift) performs it in its turn:
 //    `terminateNow`, the shutdown's steps top to bottom, each a plain await:
 //    - the command's work ends, if the host runs one (`main { }`);
-//    - the lame-duck delay (`serveAsLameDuck`);
+//    - the lame-duck step (`serveAsLameDuck`): the delay, and the waits of
+//      the servers whose balancers probe them (`ModuleLife.withLameDuckWait`);
 //    - the intake step (`stopIntake`): every `run` with an `onIntakeStop`
 //      handler stops its intake, all at once, waited for;
 //    - the drain (`endRuns`, then `ModuleRun.end` in
@@ -152,7 +153,7 @@ extension ModuleHost {
         case .running(let roster):
             enter(.stopping)
             await endCommand()
-            await serveAsLameDuck()
+            await serveAsLameDuck(roster.started)
             let stopped = await stop(reversing: roster.started)
             for plugin in roster.plugins {
                 plugin.library.close()
@@ -169,14 +170,29 @@ extension ModuleHost {
         }
     }
 
-    /// The lame-duck delay (``HostConfiguration/lameDuckDelay``): every
-    /// module still serves, the host no longer ready, while a load balancer
-    /// notices; a second stop ends the sleep at once.
-    private func serveAsLameDuck() async {
+    /// The lame-duck step: every module still serves, the host no longer
+    /// ready, while a load balancer notices, for
+    /// ``HostConfiguration/lameDuckDelay``, and as long as a server among
+    /// `modules` waits for the balancers that probe its readiness to have
+    /// seen it withdrawn (under the `Hummingbird` trait, `serve(_:health:)`).
+    /// They wait side by side, in child tasks: a second stop cancels them,
+    /// and the step ends at once.
+    private func serveAsLameDuck(_ modules: [HostedModule]) async {
         let delay = configuration.lameDuckDelay
-        guard delay > .zero, !Task.isCancelled else { return }
-        shared.log(.info, "SectionRegistry: not ready; serving for \(delay) more (lameDuckDelay) before the modules stop their intake")
-        try? await Task.sleep(for: delay)
+        let waiting = modules.compactMap { module in
+            let waits = module.life.takeLameDuckWaits()
+            return waits.isEmpty ? nil : (name: module.name, waits: waits)
+        }
+        guard delay > .zero || !waiting.isEmpty, !Task.isCancelled else { return }
+        let delayText = delay > .zero ? "for \(delay) more (lameDuckDelay)" : nil
+        let probedText = waiting.isEmpty ? nil
+            : "as long as the balancers probing \(waiting.map { "'\($0.name)'" }.joined(separator: ", ")) take to see it not ready"
+        shared.log(.info, "SectionRegistry: not ready; serving \([delayText, probedText].compactMap { $0 }.joined(separator: ", and ")) "
+            + "before the modules stop their intake")
+        await withTaskGroup(of: Void.self) { group in
+            if delay > .zero { group.addTask { try? await Task.sleep(for: delay) } }
+            for wait in waiting.flatMap(\.waits) { group.addTask { await wait() } }
+        }
     }
 
     /// The intake step: every module among `modules` whose `run` takes work

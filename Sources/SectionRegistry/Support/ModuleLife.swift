@@ -46,7 +46,10 @@ final class ModuleLife: Sendable {
         var cancelledWork = CancelledWork.none
         /// The intake-stop handlers whose scopes are open; `nil` once the
         /// host stopped the module's intake.
-        var intakeStops: [ScopedIntakeStop]? = []
+        var intakeStops: [ScopedStep]? = []
+        /// The lame-duck waits whose scopes are open; `nil` once the host
+        /// took them, at the lame-duck step.
+        var lameDuckWaits: [ScopedStep]? = []
     }
 
     private enum Readiness {
@@ -255,7 +258,7 @@ final class ModuleLife: Sendable {
             guard state.intakeStops != nil else { return nil }
             let id = state.nextWaiter
             state.nextWaiter += 1
-            state.intakeStops?.append(ScopedIntakeStop(id: id, call: stopIntake))
+            state.intakeStops?.append(ScopedStep(id: id, call: stopIntake))
             return id
         }
         guard let id else {
@@ -266,6 +269,37 @@ final class ModuleLife: Sendable {
             state.withLock { state in state.intakeStops?.removeAll { $0.id == id } }
         }
         return try await withDrainHandler(operation, onDrain: handler)
+    }
+
+    // MARK: Lame duck
+
+    /// Takes the lame-duck waits whose scopes are open, once: the host calls
+    /// them at its lame-duck step. A scope opened later is not waited for.
+    func takeLameDuckWaits() -> [@Sendable () async -> Void] {
+        state.withLock { state in
+            defer { state.lameDuckWaits = nil }
+            return (state.lameDuckWaits ?? []).map(\.call)
+        }
+    }
+
+    /// Runs `operation` with `wait` among what the host's lame-duck step
+    /// waits for, if that step comes while it runs.
+    func withLameDuckWait<T, Failure: Error>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ operation: () async throws(Failure) -> T,
+        until wait: @escaping @Sendable () async -> Void
+    ) async throws(Failure) -> T {
+        let id = state.withLock { state -> Int? in
+            guard state.lameDuckWaits != nil else { return nil }
+            let id = state.nextWaiter
+            state.nextWaiter += 1
+            state.lameDuckWaits?.append(ScopedStep(id: id, call: wait))
+            return id
+        }
+        defer {
+            if let id { state.withLock { state in state.lameDuckWaits?.removeAll { $0.id == id } } }
+        }
+        return try await operation()
     }
 
     // MARK: Readiness
@@ -343,9 +377,9 @@ private struct ScopedHandler {
     let call: @Sendable () -> Void
 }
 
-/// An intake-stop handler, with the id that closes its scope (a struct for
-/// the reason ``ScopedHandler`` gives).
-private struct ScopedIntakeStop {
+/// An intake-stop handler or a lame-duck wait, with the id that closes its
+/// scope (a struct for the reason ``ScopedHandler`` gives).
+private struct ScopedStep {
     let id: Int
     let call: @Sendable () async -> Void
 }

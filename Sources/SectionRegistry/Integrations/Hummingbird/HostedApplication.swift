@@ -5,18 +5,19 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 
-/// A user's application as ``ModuleContext/serve(_:)`` runs it: the same
-/// server, services and configuration; its listener handed to the intake
-/// and readiness reported once it runs; its responses saying
-/// `Connection: close` once the host's shutdown began.
+/// A user's application as ``ModuleContext/serve(_:health:)`` runs it: the
+/// same server, services and configuration; its listener handed to the
+/// intake and readiness reported once it runs; its health routes answered;
+/// its responses saying `Connection: close` once the host's shutdown began.
 struct HostedApplication<Base: ApplicationProtocol>: ApplicationProtocol {
     let base: Base
     let intake: ListenerIntake
-    let shutdownBegun: @Sendable () -> Bool
+    let health: HostedResponder<Base.Responder>.Health?
+    let host: ShutdownStage
     let listening: @Sendable () -> Void
 
-    var responder: CloseOnShutdown<Base.Responder> {
-        get async throws { CloseOnShutdown(base: try await base.responder, intake: intake, shutdownBegun: shutdownBegun) }
+    var responder: HostedResponder<Base.Responder> {
+        get async throws { HostedResponder(base: try await base.responder, intake: intake, health: health, host: host) }
     }
 
     var server: HTTPServerBuilder { base.server }
@@ -33,24 +34,54 @@ struct HostedApplication<Base: ApplicationProtocol>: ApplicationProtocol {
     }
 }
 
-/// Answers as `base` does; once the host's shutdown began, every response
-/// says `Connection: close`. Before, each response is activity for the
-/// intake's grace: its keep-alive client may send the next request at once.
-struct CloseOnShutdown<Base: HTTPResponder>: HTTPResponder {
+/// Answers the health routes, if any, and every other request as `base`
+/// does; once the host's shutdown began, every response says
+/// `Connection: close`. Before, each response of `base` (not a probe's) is
+/// activity for the intake's grace: its keep-alive client may send the next request at once.
+struct HostedResponder<Base: HTTPResponder>: HTTPResponder {
     typealias Context = Base.Context
+
+    /// The routes, and the balancers seen probing the readiness route.
+    struct Health: Sendable {
+        let routes: HealthRoutes
+        let probes: ReadinessProbes
+    }
 
     let base: Base
     let intake: ListenerIntake
-    let shutdownBegun: @Sendable () -> Bool
+    let health: Health?
+    let host: ShutdownStage
 
     func respond(to request: Request, context: Context) async throws -> Response {
-        var response = try await base.respond(to: request, context: context)
-        if shutdownBegun() {
+        // A probe is not the activity the intake's grace is for: a
+        // balancer's next one comes at its own pace, and is not lost.
+        let probe = answerHealth(request, context)
+        var response = if let probe { probe } else { try await base.respond(to: request, context: context) }
+        if host.hasBegun {
             response.headers[.connection] = "close"
-        } else {
+        } else if probe == nil {
             intake.sawActivity()
         }
         return response
+    }
+
+    /// The answer to a probe of `health`'s routes; `nil` for any other
+    /// request.
+    private func answerHealth(_ request: Request, _ context: Context) -> Response? {
+        guard let health, request.method == .get || request.method == .head else { return nil }
+        switch request.uri.path {
+        case health.routes.readiness:
+            let ready = host.isReady
+            // The balancer's address, where the context keeps it: each
+            // balancer is followed at its own pace.
+            let source = (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress ?? "a balancer"
+            health.probes.answered(by: source, ready: ready)
+            return Response(status: ready ? .ok : .serviceUnavailable, body: ResponseBody(byteBuffer: ByteBuffer(string: ready ? "ready\n" : "not ready\n")))
+        case health.routes.liveness:
+            return Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: "live\n")))
+        default:
+            return nil
+        }
     }
 }
 #endif

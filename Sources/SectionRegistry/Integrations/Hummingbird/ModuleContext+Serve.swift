@@ -57,9 +57,10 @@ extension ModuleContext {
     ///
     /// - Parameter app: The application, as built for `app.run()`; its own
     ///   responder, server, services and `onServerRunning` are kept.
-    public func serve(_ app: some ApplicationProtocol) async throws {
+    public func serve<App: ApplicationProtocol>(_ app: App, health routes: HealthRoutes? = nil) async throws {
         let intake = ListenerIntake()
-        let hosted = HostedApplication(base: app, intake: intake, shutdownBegun: { host.shutdown.hasBegun }) {
+        let health = routes.map { HostedResponder<App.Responder>.Health(routes: $0, probes: ReadinessProbes(notReadyAnswersToNotice: $0.notReadyAnswersToNotice)) }
+        let hosted = HostedApplication(base: app, intake: intake, health: health, host: host.shutdown) {
             reportReady(
                 undeclared: "serves with context.serve(_:), which reports ready once its server listens, but does not declare "
                     + "`var runReportsReady: Bool { true }`",
@@ -69,11 +70,18 @@ extension ModuleContext {
         // turn to drain, whatever the task tree around the host hears.
         try await testGracefulShutdown { trigger in
             try await withDrainHandler {
-                do {
-                    try await hosted.run()
-                } catch let error as IOError where !intake.hasListened {
-                    // NIO names the system call; the user wants the address.
-                    throw ListenFailure(address: app.configuration.address, errno: error.errnoCode)
+                let run = {
+                    do {
+                        try await hosted.run()
+                    } catch let error as IOError where !intake.hasListened {
+                        // NIO names the system call; the user wants the address.
+                        throw ListenFailure(address: app.configuration.address, errno: error.errnoCode)
+                    }
+                }
+                if let health {
+                    try await life.withLameDuckWait(run, until: health.probes.noticed)
+                } else {
+                    try await run()
                 }
             } onIntakeStop: {
                 await intake.stop()

@@ -10,7 +10,11 @@ import SectionRegistry
 /// so a bind failure fails the launch; says `Connection: close` once the
 /// host's shutdown began; stops the intake at the host's intake step; and
 /// shuts the server down gracefully at the drain: no request the kernel
-/// accepted is lost.
+/// accepted is lost. `health: .standard` answers the probes of a load
+/// balancer or Kubernetes: `/health/live`, 200 while the server serves;
+/// `/health/ready`, 200 while the host is ready, 503 from the moment its
+/// shutdown begins; and the shutdown's lame duck lasts until the balancers
+/// probing `/health/ready` have seen the 503s.
 struct HTTP: AppModule {
     var runReportsReady: Bool { true }
 
@@ -24,6 +28,6 @@ struct HTTP: AppModule {
             },
             logger: context.logger
         )
-        try await context.serve(app)
+        try await context.serve(app, health: .standard)
     }
 }

@@ -80,11 +80,51 @@ import Testing
         async let stopped = test.stop()
         while test.host.isReady { try await Task.sleep(for: .milliseconds(5)) }
         try await Task.sleep(for: .milliseconds(100))
-        let response = try client.send("GET /ping HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        let response = try await blocking { try client.send("GET /ping HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") }
         #expect(response.hasPrefix("HTTP/1.1 200 OK"), "\(response)")
         #expect(response.lowercased().contains("connection: close"), "\(response)")
         #expect(response.hasSuffix("pong"), "\(response)")
         #expect(await stopped.filter(\.isFailure).isEmpty)
+    }
+}
+
+/// `health: .standard` answers the probes, and a balancer probing the
+/// readiness route holds the lame duck (zero by default) until it was
+/// answered 503 three times: only then does the intake stop take new
+/// connections (a probe then gets none).
+@Test func aBalancerProbingTheReadinessRouteHoldsTheLameDuckUntilItSawThreeNotReady() async throws {
+    try await withHTTP { test, client in
+        let port = try readyPort(test)
+        let live = try await client.get("/health/live")
+        #expect(live.status == .ok)
+        let balancer = Task { await probeEvery(.milliseconds(100), port: port) }
+        try await Task.sleep(for: .milliseconds(350))
+        let outcomes = await test.stop()
+        // The prober goes on past the intake step, to see it refused.
+        try await Task.sleep(for: .milliseconds(300))
+        balancer.cancel()
+        let answers = await balancer.value
+        #expect(outcomes.filter(\.isFailure).isEmpty)
+        // 200s while ready, then 503s, then no connection: the intake
+        // stopped only after the third 503.
+        let statuses = answers.map { $0.map(String.init) ?? "none" }
+        let ready = statuses.prefix { $0 == "200" }.count
+        let notReady = statuses.dropFirst(ready).prefix { $0 == "503" }.count
+        #expect(ready >= 2 && notReady >= 3, "\(statuses)")
+        #expect(statuses.dropFirst(ready + notReady).allSatisfy { $0 == "none" }, "\(statuses)")
+        #expect(statuses.last == "none", "\(statuses)")
+    }
+}
+
+/// A probe seen once (a person's curl) is not a balancer: the lame duck does
+/// not wait for it.
+@Test func aSingleProbeDoesNotHoldTheLameDuck() async throws {
+    try await withHTTP { test, client in
+        let probe = try await client.get("/health/ready")
+        #expect(probe.status == .ok)
+        let began = ContinuousClock.now
+        #expect(await test.stop().filter(\.isFailure).isEmpty)
+        #expect(ContinuousClock.now - began < .milliseconds(900), "no balancer to wait for")
     }
 }
 
@@ -158,13 +198,50 @@ private func handshakesInProgress(port: Int) -> Int {
     }.count
 }
 
+/// Runs `work` on a thread of its own, and returns what it returns.
+private func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}
+
+/// ``blocking(_:)`` for work that does not throw.
+private func blocking<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: work()) }.start()
+    }
+}
+
+/// Probes `/health/ready` on a new connection every `interval`, as HAProxy
+/// does, until cancelled: each probe's status, `nil` where no connection
+/// was made within 200 ms (the intake's filter drops a new one's SYN).
+private func probeEvery(_ interval: Duration, port: Int) async -> [Int?] {
+    var answers: [Int?] = []
+    while !Task.isCancelled {
+        let response = await blocking {
+            try? PlainClient(port: port, connectLimit: .milliseconds(200))
+                .send("GET /health/ready HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        }
+        answers.append(response.flatMap { $0.split(separator: " ").dropFirst().first.flatMap { Int($0) } })
+        try? await Task.sleep(for: interval)
+    }
+    return answers
+}
+
 /// A blocking TCP client of 127.0.0.1, in plain system calls: connected
-/// when made, it sends when told, and reads the response to its end.
-private struct PlainClient: ~Copyable {
+/// when made, it sends when told, and reads the response to its end. Used
+/// through ``blocking(_:)``: a blocked call must not hold one of the few
+/// threads the host's tasks run on.
+private final class PlainClient: Sendable {
     let socket: CInt
 
-    init(port: Int) throws {
+    /// Connects to `port`; past `connectLimit` (SO_SNDTIMEO, which bounds
+    /// `connect` on Linux), throws.
+    init(port: Int, connectLimit: Duration = .seconds(5)) throws {
         socket = Glibc.socket(AF_INET, CInt(SOCK_STREAM.rawValue), 0)
+        let microseconds = connectLimit.components.seconds * 1_000_000 + connectLimit.components.attoseconds / 1_000_000_000_000
+        var connectTime = timeval(tv_sec: Int(microseconds / 1_000_000), tv_usec: Int(microseconds % 1_000_000))
+        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &connectTime, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
