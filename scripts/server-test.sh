@@ -43,38 +43,14 @@ port=${SERVER_TEST_PORT:-18080}
 configuration=${SERVER_TEST_CONFIGURATION:-debug}
 load_runs=${SERVER_TEST_LOAD_RUNS:-3}
 fresh_clients=${SERVER_TEST_FRESH_CLIENTS:-8}
-export DATABASE_HOST=127.0.0.1 DATABASE_PORT=5432 DATABASE_USER=notes DATABASE_PASSWORD=notes-test DATABASE_NAME=notes
+source scripts/postgres-env.sh
 work=$(mktemp -d)
 failures=()
 
 pass() { echo "server-test: PASS $1"; }
 fail() { echo "server-test: FAIL $1" >&2; failures+=("$1"); }
 
-echo "== PostgreSQL on 127.0.0.1:$DATABASE_PORT"
-if ! command -v pg_ctlcluster >/dev/null || [ -z "$(ls /etc/postgresql 2>/dev/null)" ]; then
-    apt-get update
-    DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql
-fi
-version=$(ls /etc/postgresql | sort -V | tail -1)
-sed -i "s/^#\?listen_addresses *=.*/listen_addresses = '127.0.0.1'/" "/etc/postgresql/$version/main/postgresql.conf"
-if ! pg_ctlcluster "$version" main status >/dev/null 2>&1; then
-    pg_ctlcluster "$version" main start
-fi
-for _ in $(seq 60); do pg_isready -q -h 127.0.0.1 -p "$DATABASE_PORT" && break; sleep 1; done
-pg_isready -h 127.0.0.1 -p "$DATABASE_PORT"
-# A role with a password: pg_hba.conf asks host connections for scram-sha-256.
-runuser -u postgres -- psql -q -v ON_ERROR_STOP=1 <<SQL
-DO \$\$ BEGIN
-    IF EXISTS (SELECT FROM pg_roles WHERE rolname = '$DATABASE_USER') THEN
-        ALTER ROLE $DATABASE_USER LOGIN PASSWORD '$DATABASE_PASSWORD';
-    ELSE
-        CREATE ROLE $DATABASE_USER LOGIN PASSWORD '$DATABASE_PASSWORD';
-    END IF;
-END \$\$;
-SQL
-if [ "$(runuser -u postgres -- psql -tAc "SELECT 1 FROM pg_database WHERE datname = '$DATABASE_NAME'")" != 1 ]; then
-    runuser -u postgres -- createdb -O "$DATABASE_USER" "$DATABASE_NAME"
-fi
+scripts/postgres-up.sh
 
 echo "== curl"
 command -v curl >/dev/null || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y curl; }
