@@ -159,3 +159,39 @@ import Testing
         #expect(failures.map { "\($0.module) \($0.phase) \($0.resultName)" } == ["Worker run timedOut", "Listener run timedOut"])
     }
 }
+
+extension DeploySequenceTests {
+    /// Writes down `context.drainTimeLeft` when its run begins and when it
+    /// is asked to drain, then takes `hold` to drain.
+    struct LimitReader: AppModule {
+        let readings: Locked<[String: Duration]>
+        var hold: Duration = .zero
+
+        func run(_ context: ModuleContext) async throws {
+            readings.withLock { $0["\(context.moduleName) at run"] = context.drainTimeLeft }
+            await context.servesUntilDrained()
+            readings.withLock { $0["\(context.moduleName) at drain"] = context.drainTimeLeft }
+            try await Task.sleep(for: hold)
+        }
+    }
+
+    /// Nothing is left to read before the shutdown; at its drain, a run
+    /// that drains after another reads the limit less what the other took.
+    @Test func aRunThatDrainsLateReadsHowMuchOfTheDrainLimitIsLeft() async throws {
+        let readings = Locked<[String: Duration]>([:])
+        try await withTestHost([
+            ModuleDescriptor(name: "Late") { LimitReader(readings: readings) },
+            // Started after Late: drained before it.
+            ModuleDescriptor(name: "Early", level: .feature, priority: 0, after: ["Late"], startsConcurrently: false) {
+                LimitReader(readings: readings, hold: .milliseconds(300))
+            },
+        ], configuration: { $0.drainTimeLimit = .seconds(5) }) { test in
+            #expect(await test.stop().filter(\.isFailure).isEmpty)
+        }
+        let read = readings.withLock { $0 }
+        #expect(read["Late at run"] == nil && read["Early at run"] == nil, "\(read)")
+        let early = try #require(read["Early at drain"]), late = try #require(read["Late at drain"])
+        #expect(early <= .seconds(5) && early > .seconds(4), "\(read)")
+        #expect(late <= early - .milliseconds(300), "Early's 300 ms are gone: \(read)")
+    }
+}

@@ -258,6 +258,21 @@ public struct ModuleContext: Sendable {
     /// `shutdownTimeout`), which should end before the host's.
     public var drainTimeLimit: Duration { host.configuration.drainTimeLimit }
 
+    /// How much of ``drainTimeLimit`` is left for this module's `run`:
+    /// `nil` until the host's intake step (the intake and the drain share
+    /// the limit), then the time until the host stops waiting and cancels
+    /// the `run`, zero once past. For a `run` that drains late, after the
+    /// modules that stopped before it, to give its own work what is left:
+    ///
+    /// ```swift
+    /// } onDrain: {
+    ///     queue.finish(within: context.drainTimeLeft ?? context.drainTimeLimit)
+    /// }
+    /// ```
+    public var drainTimeLeft: Duration? {
+        life.drainDeadline.map { max(.zero, $0 - .now) }
+    }
+
     /// Tells the host that this module's `run` is ready: its server has
     /// bound its port, its client is connected. Counts for a module that
     /// declares ``AppModule/runReportsReady``: the modules after it start,

@@ -294,6 +294,7 @@ extension ModuleHost {
         let limit = configuration.drainTimeLimit
         let start = MonotonicInstant.now  // what an outcome's duration counts from
         let deadline = ContinuousClock.now + limit  // the intake and the drain together
+        for run in ending { run.module.life.drainDeadline = deadline }
         await stopIntake(of: ending.map { $0.module }, until: deadline)
         requests.waitsFor(endingRuns: ending)
         return await ModuleRun.end(ending, drainStart: start, drainDeadline: deadline, cancelLimit: configuration.stopTimeLimit,

@@ -44,6 +44,9 @@ final class ModuleLife: Sendable {
         var readiness = Readiness.undeclared(warned: false)
         /// What `cancelOnDrain` did with the work it runs at the drain.
         var cancelledWork = CancelledWork.none
+        /// When the host stops waiting for the `run` to drain; `nil` before
+        /// the intake step.
+        var drainDeadline: ContinuousClock.Instant?
         /// The intake-stop handlers whose scopes are open; `nil` once the
         /// host stopped the module's intake.
         var intakeStops: [ScopedStep]? = []
@@ -137,6 +140,13 @@ final class ModuleLife: Sendable {
     var cancelledWork: CancelledWork {
         get { state.withLock { $0.cancelledWork } }
         set { state.withLock { $0.cancelledWork = newValue } }
+    }
+
+    /// When the host stops waiting for the `run` to drain, set at the
+    /// intake step (the intake and the drain share one limit).
+    var drainDeadline: ContinuousClock.Instant? {
+        get { state.withLock { $0.drainDeadline } }
+        set { state.withLock { $0.drainDeadline = newValue } }
     }
 
     /// The work a `run`'s `cancelOnDrain` runs, at the drain.
