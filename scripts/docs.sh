@@ -5,8 +5,9 @@
 # and Sources/SectionRegistryTesting/SectionRegistryTesting.docc with the
 # testing kit's into .build-docs/SectionRegistryTesting.doccarchive, and
 # fails on any DocC warning (a symbol or article link that does not resolve
-# or is ambiguous, ...). The Hummingbird trait (one method,
-# ModuleContext.serve(_:), told in the Servers article) and the Macros trait
+# or is ambiguous, ...). The Hummingbird trait (ModuleContext.serve(_:health:),
+# HealthRoutes and SharedRouter, told in the Servers and Deploying
+# articles) and the Macros trait
 # (the @AppModule macro, told in the README) are left out of the build:
 # they would build swift-nio and Hummingbird, or swift-syntax, for it.
 #

@@ -5,10 +5,11 @@
 # delay set), against a real PostgreSQL (scripts/postgres-up.sh).
 #
 # Each roll: 3 replicas up and healthy; a load through HAProxy for
-# FLEET_TEST_SECONDS (default 30; the roll must end 2 s before it); 2 s in, each replica in turn is replaced
-# as a new pod replaces an old one: a new replica on a new port, HAProxy told
-# through its runtime API and waited for until it checks the new one UP, then
-# the old one SIGTERMed and waited for, and its slot put in maintenance.
+# FLEET_TEST_SECONDS (default 40; the roll must end 2 s before it); 2 s in,
+# each replica in turn is replaced as a new pod replaces an old one: a new
+# replica on a new port, HAProxy told through its runtime API and waited for
+# until it checks the new one UP, then the old one SIGTERMed and waited for,
+# and its slot put in maintenance.
 # HAProxy health-checks /health/ready every 500 ms (fall 3, rise 2). Four
 # rolls: HAProxy in TCP mode without retries (what Kubernetes' kube-proxy
 # does) and in HTTP mode with retries, each under keep-alive load (wrk,
@@ -31,7 +32,7 @@ cd "$(dirname "$0")/.."
 
 package=Sources/Example/Server
 configuration=${FLEET_TEST_CONFIGURATION:-debug}
-seconds=${FLEET_TEST_SECONDS:-30}
+seconds=${FLEET_TEST_SECONDS:-40}
 clients=${FLEET_TEST_CLIENTS:-16}
 base_port=${FLEET_TEST_PORT:-19000}
 by_hand=${FLEET_TEST_BY_HAND:-0}

@@ -195,3 +195,44 @@ extension DeploySequenceTests {
         #expect(late <= early - .milliseconds(300), "Early's 300 ms are gone: \(read)")
     }
 }
+
+extension DeploySequenceTests {
+    /// A server whose balancer takes `notice` to see it not ready: its
+    /// `run` holds the lame-duck step that long, as `serve(_:health:)` does
+    /// for the balancers probing it (the Hummingbird trait).
+    struct Watched: AppModule {
+        let clock: StepClock
+        let notice: Duration
+
+        func run(_ context: ModuleContext) async throws {
+            let (drained, drain) = AsyncStream.makeStream(of: Void.self)
+            await context.life.withLameDuckWait {
+                await context.withDrainHandler {
+                    for await _ in drained {}
+                } onIntakeStop: {
+                    clock.mark("intake")
+                } onDrain: {
+                    drain.finish()
+                }
+            } until: {
+                try? await Task.sleep(for: notice)
+                clock.mark("noticed")
+            }
+        }
+    }
+
+    /// No lame-duck delay set: the step lasts until the server's wait
+    /// returns, and only then does its intake stop.
+    @Test func aServersLameDuckWaitHoldsTheStepWithNoDelaySet() async throws {
+        let clock = StepClock()
+        let began = Locked<ContinuousClock.Instant?>(nil)
+        try await withTestHost([ModuleDescriptor(name: "Watched") { Watched(clock: clock, notice: .milliseconds(300)) }]) { test in
+            began.withLock { $0 = .now }
+            #expect(await test.stop().filter(\.isFailure).isEmpty)
+        }
+        let start = try #require(began.withLock { $0 })
+        let noticed = try #require(clock["noticed"]), intake = try #require(clock["intake"])
+        #expect(noticed - start >= .milliseconds(300), "the wait ran its course")
+        #expect(intake >= noticed, "the intake stops once the balancer noticed")
+    }
+}
