@@ -12,9 +12,9 @@ import Glibc
 /// intake waits for them as it waits for the accept queue: the client of
 /// each has, or will have at once, a connection it counts as open.
 ///
-/// The files list the network namespace's every socket: read at the intake
-/// step only, at most a second, they cost the kernel a few milliseconds per
-/// ten thousand connections.
+/// The files list every socket of the network namespace, so they are read
+/// at the intake step only: every 10 ms, for at most a second, and not
+/// again once no handshake is in progress.
 enum PendingHandshakes {
     static func count(port: Int) -> Int {
         count(port: port, in: "/proc/net/tcp") + count(port: port, in: "/proc/net/tcp6")
