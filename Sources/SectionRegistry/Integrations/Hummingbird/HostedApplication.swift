@@ -37,7 +37,8 @@ struct HostedApplication<Base: ApplicationProtocol>: ApplicationProtocol {
 /// Answers the health routes, if any, and every other request as `base`
 /// does; once the host's shutdown began, every response says
 /// `Connection: close`. Before, each response of `base` (not a probe's) is
-/// activity for the intake's grace: its keep-alive client may send the next request at once.
+/// activity for the intake's grace: its keep-alive client may send the next
+/// request at once.
 struct HostedResponder<Base: HTTPResponder>: HTTPResponder {
     typealias Context = Base.Context
 
