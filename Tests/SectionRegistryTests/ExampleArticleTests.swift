@@ -20,6 +20,7 @@ import Testing
         "Sources/Routing/Routing.swift", "Sources/Database/Database.swift", "Sources/Notes/Notes.swift",
         "Sources/NotesRoutes/NotesRoutes.swift", "Sources/ByHand/main.swift",
         "Sources/HTTP/HTTP.swift", "Sources/Server/main.swift", "Sources/Supervised/main.swift",
+        "Tests/ServerTests/NotesTests.swift",
     ].map { Quote(article: "Servers.md", example: "Server", file: $0) } + [
         "Sources/Routes/Routes.swift", "Sources/HTTP/HTTP.swift",
     ].map { Quote(article: "Servers.md", example: "VaporServer", file: $0) } + [
