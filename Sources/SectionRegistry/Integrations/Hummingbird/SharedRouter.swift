@@ -22,23 +22,44 @@ import Synchronization
 /// ```
 ///
 /// A Hummingbird `Router` is a class that is not `Sendable`; a service must
-/// be, so this keeps it behind a lock. Routes added after
-/// ``responder()`` was built are not in that responder.
+/// be, so this keeps it behind a lock. A route added once the server built
+/// its responder would never be served: ``add(_:)`` then throws, naming the
+/// fix, instead.
 public final class SharedRouter<Context: RequestContext>: Sendable {
-    private let router = Mutex(Router(context: Context.self))
+    private let router = Mutex((router: Router(context: Context.self), built: false))
 
     /// An empty router.
     public init() {}
 
     /// Adds routes, or middleware: call it before the server module builds
     /// its responder (a feature's `setUp` or `start`).
-    public func add(_ body: (Router<Context>) -> Void) {
-        router.withLock { body($0) }
+    ///
+    /// - Throws: ``RoutesAddedTooLate`` once ``responder()`` was built: what
+    ///   this would add would not be served.
+    public func add(_ body: (Router<Context>) -> Void) throws {
+        try router.withLock { state in
+            guard !state.built else { throw RoutesAddedTooLate() }
+            body(state.router)
+        }
     }
 
-    /// What answers requests, built from the routes added so far.
+    /// What answers requests, built from the routes added so far; later
+    /// ``add(_:)`` calls throw.
     public func responder() -> RouterResponder<Context> {
-        router.withLock { $0.buildResponder() }
+        router.withLock { state in
+            state.built = true
+            return state.router.buildResponder()
+        }
+    }
+}
+
+/// ``SharedRouter/add(_:)`` was called after the server built its
+/// responder: the routes would not be served.
+public struct RoutesAddedTooLate: Error, CustomStringConvertible {
+    public var description: String {
+        "routes were added to the SharedRouter after the server built its responder, so they would never be served: "
+            + "add them in the module's setUp or start, which come before the server module's run (make that module late, "
+            + "or list it after the others)"
     }
 }
 #endif

@@ -128,6 +128,18 @@ import Testing
     }
 }
 
+/// A route added once the server built its responder would never be
+/// served: the SharedRouter says so, with the fix, instead.
+@Test func routesAddedAfterTheServerBuiltItsResponderAreAnError() throws {
+    let routes = Routes()
+    try routes.add { $0.get("/early") { _, _ in "early" } }
+    _ = routes.responder()
+    let error = #expect(throws: RoutesAddedTooLate.self) {
+        try routes.add { $0.get("/late") { _, _ in "late" } }
+    }
+    #expect(error?.description.hasPrefix("routes were added to the SharedRouter after the server built its responder") == true)
+}
+
 /// A module that serves with `context.serve(_:)` but does not declare
 /// `runReportsReady`: the host did not wait for it, and says so.
 @Test func servingWithoutDeclaringReadinessIsWarnedAbout() async throws {
@@ -297,7 +309,7 @@ private func withHTTP(
         },
         fakes: { context in
             let routes = Routes()
-            routes.add { $0.get("/ping") { _, _ in "pong" } }
+            try routes.add { $0.get("/ping") { _, _ in "pong" } }
             try context.register(Routes.self) { routes }
         }
     ) { test in
