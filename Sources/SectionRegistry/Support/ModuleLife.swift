@@ -248,11 +248,7 @@ final class ModuleLife: Sendable {
     /// Stops the module's intake: calls the intake-stop handlers whose
     /// scopes are open, one after the other, once.
     func stopIntake() async {
-        let handlers = state.withLock { state in
-            defer { state.intakeStops = nil }
-            return state.intakeStops ?? []
-        }
-        for handler in handlers { await handler.call() }
+        for handler in takeSteps(\.intakeStops) { await handler.call() }
     }
 
     /// Runs `operation` with `stopIntake` called once if the host stops the
@@ -264,20 +260,11 @@ final class ModuleLife: Sendable {
         onIntakeStop stopIntake: @escaping @Sendable () async -> Void,
         onDrain handler: @escaping @Sendable () -> Void
     ) async throws(Failure) -> T {
-        let id = state.withLock { state -> Int? in
-            guard state.intakeStops != nil else { return nil }
-            let id = state.nextWaiter
-            state.nextWaiter += 1
-            state.intakeStops?.append(ScopedStep(id: id, call: stopIntake))
-            return id
-        }
-        guard let id else {
+        guard let id = openScope(\.intakeStops, stopIntake) else {
             await stopIntake()
             return try await withDrainHandler(operation, onDrain: handler)
         }
-        defer {
-            state.withLock { state in state.intakeStops?.removeAll { $0.id == id } }
-        }
+        defer { closeScope(\.intakeStops, id) }
         return try await withDrainHandler(operation, onDrain: handler)
     }
 
@@ -286,10 +273,7 @@ final class ModuleLife: Sendable {
     /// Takes the lame-duck waits whose scopes are open, once: the host calls
     /// them at its lame-duck step. A scope opened later is not waited for.
     func takeLameDuckWaits() -> [@Sendable () async -> Void] {
-        state.withLock { state in
-            defer { state.lameDuckWaits = nil }
-            return (state.lameDuckWaits ?? []).map(\.call)
-        }
+        takeSteps(\.lameDuckWaits).map(\.call)
     }
 
     /// Runs `operation` with `wait` among what the host's lame-duck step
@@ -299,17 +283,37 @@ final class ModuleLife: Sendable {
         _ operation: () async throws(Failure) -> T,
         until wait: @escaping @Sendable () async -> Void
     ) async throws(Failure) -> T {
-        let id = state.withLock { state -> Int? in
-            guard state.lameDuckWaits != nil else { return nil }
+        let id = openScope(\.lameDuckWaits, wait)
+        defer { if let id { closeScope(\.lameDuckWaits, id) } }
+        return try await operation()
+    }
+
+    // MARK: Scoped steps
+
+    /// Adds `call` to the steps at `steps` for a scope: its id, or `nil` if
+    /// the host took them already (the step came before the scope).
+    private func openScope(_ steps: WritableKeyPath<State, [ScopedStep]?>, _ call: @escaping @Sendable () async -> Void) -> Int? {
+        state.withLock { state -> Int? in
+            guard state[keyPath: steps] != nil else { return nil }
             let id = state.nextWaiter
             state.nextWaiter += 1
-            state.lameDuckWaits?.append(ScopedStep(id: id, call: wait))
+            state[keyPath: steps]?.append(ScopedStep(id: id, call: call))
             return id
         }
-        defer {
-            if let id { state.withLock { state in state.lameDuckWaits?.removeAll { $0.id == id } } }
+    }
+
+    /// The scope `id` ended: its step is no longer called.
+    private func closeScope(_ steps: WritableKeyPath<State, [ScopedStep]?>, _ id: Int) {
+        state.withLock { state in state[keyPath: steps]?.removeAll { $0.id == id } }
+    }
+
+    /// The steps at `steps` whose scopes are open, taken once: a scope
+    /// opened later finds them taken.
+    private func takeSteps(_ steps: WritableKeyPath<State, [ScopedStep]?>) -> [ScopedStep] {
+        state.withLock { state in
+            defer { state[keyPath: steps] = nil }
+            return state[keyPath: steps] ?? []
         }
-        return try await operation()
     }
 
     // MARK: Readiness
