@@ -185,13 +185,15 @@ extension DeploySequenceTests {
             ModuleDescriptor(name: "Early", level: .feature, priority: 0, after: ["Late"], startsConcurrently: false) {
                 LimitReader(readings: readings, hold: .milliseconds(300))
             },
-        ], configuration: { $0.drainTimeLimit = .seconds(5) }) { test in
+        ], configuration: { $0.drainTimeLimit = .seconds(60) }) { test in
             #expect(await test.stop().filter(\.isFailure).isEmpty)
         }
         let read = readings.withLock { $0 }
         #expect(read["Late at run"] == nil && read["Early at run"] == nil, "\(read)")
         let early = try #require(read["Early at drain"]), late = try #require(read["Late at drain"])
-        #expect(early <= .seconds(5) && early > .seconds(4), "\(read)")
+        // A wide margin: a loaded CI machine has stalled a test's tasks
+        // for over a second; what is checked is that the limit is read.
+        #expect(early <= .seconds(60) && early > .seconds(30), "\(read)")
         #expect(late <= early - .milliseconds(300), "Early's 300 ms are gone: \(read)")
     }
 }
