@@ -77,34 +77,12 @@ fi
 # Each run starts from an empty table, created by Notes.start.
 runuser -u postgres -- psql -q -d "$DATABASE_NAME" -c "SET client_min_messages = warning; DROP TABLE IF EXISTS notes"
 
+source scripts/server-checks.sh
+
 # Starts the server with its log in $work/$1.log, and the environment
-# assignments after it; returns once it is ready (the readiness line), or
-# fails if it exits first or takes over 60 s.
+# assignments after it (start_program, scripts/server-checks.sh).
 start_server() {
     start_program "$server" "HTTP: ready" "$@"
-}
-
-# start_server for any program: PROGRAM, its readiness line, then as above.
-start_program() {
-    local program=$1 ready=$2
-    shift 2
-    env PORT="$port" "${@:2}" "$program" >"$work/$1.log" 2>&1 &
-    pid=$!
-    for _ in $(seq 600); do
-        grep -q "$ready" "$work/$1.log" && return 0
-        kill -0 "$pid" 2>/dev/null || { cat "$work/$1.log"; fail "$1: the server exited before it was ready"; return 1; }
-        sleep 0.1
-    done
-    cat "$work/$1.log"
-    fail "$1: the server was not ready within 60 s"
-    kill -KILL "$pid"
-    return 1
-}
-
-# Waits for the server to exit; its status in $status.
-wait_server() {
-    status=0
-    wait "$pid" || status=$?
 }
 
 url=http://127.0.0.1:$port
@@ -180,59 +158,20 @@ if start_server lameduck LAME_DUCK_MS=1500; then
 fi
 
 echo "== (h) the loads, SIGTERM in the middle, $load_runs runs each: the modules, and the same routes by hand (notes-by-hand, app.runService())"
-# keep-alive: wrk, 32 connections for 4 s on /slow?ms=5, SIGTERM after 2 s;
-# a request lost is a read error (the connection closed with the request
-# sent and no response) or a timeout; a write or connect error is a
-# connection the server no longer accepted (refused). fresh connections:
-# scripts/server-load.py sorts every request: answered 2xx, answered other,
-# lost (connected and sent, then closed or reset with no complete response,
-# or reset during connect), refused (never accepted); lost and answered
-# other count. idle: no load, for the shutdown time alone.
+# The loads and how a lost request is counted: load_run, scripts/server-checks.sh.
 command -v wrk >/dev/null || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y wrk; }
 by_hand=$(dirname "$server")/notes-by-hand
-declare -A lost_total runs_with_loss statuses shutdown_ms
 for ((run = 1; run <= load_runs; run++)); do
     for load in keep-alive fresh idle; do
         for program in modules by-hand; do
-            key="$load $program"
             if [ "$program" = modules ]; then start_server "load-$run"; else start_program "$by_hand" "by hand: ready" "load-$run"; fi || continue
-            case $load in
-                keep-alive) wrk -t2 -c32 -d4s "$url/slow?ms=5" >"$work/wrk.txt" 2>&1 & ;;
-                fresh) python3 scripts/server-load.py "$port" "/slow?ms=20" 4 "$fresh_clients" >"$work/wrk.txt" 2>&1 & ;;
-                idle) : >"$work/wrk.txt"; sleep 4 & ;;
-            esac
-            load_pid=$!
-            sleep 2
-            kill -TERM "$pid"
-            sigterm=$(date +%s%N)
-            wait_server
-            shutdown_ms[$key]="${shutdown_ms[$key]:+${shutdown_ms[$key]} }$((($(date +%s%N) - sigterm) / 1000000))"
-            wait "$load_pid" || true
-            if [ "$load" = idle ]; then
-                lost=0
-            elif [ "$load" = keep-alive ]; then
-                errors=$(sed -n 's/.*Socket errors: connect \([0-9]*\), read \([0-9]*\), write \([0-9]*\), timeout \([0-9]*\).*/\2 \4/p' "$work/wrk.txt")
-                non2xx=$(sed -n 's/.*Non-2xx or 3xx responses: \([0-9]*\).*/\1/p' "$work/wrk.txt")
-                lost=$(( ${errors%% *} + ${errors##* } + ${non2xx:-0} ))
-                [ -n "$errors" ] || lost=0
-            else
-                lost=$(( $(sed -n 's/.*lost=\([0-9]*\).*/\1/p' "$work/wrk.txt" | head -1) + $(sed -n 's/.*answered_other=\([0-9]*\).*/\1/p' "$work/wrk.txt" | head -1) ))
-            fi
-            echo "run $run, $key: lost $lost, exit status $status; $(grep -E 'requests in|Socket errors|answered_2xx' "$work/wrk.txt" | tr -s ' ' | tr '\n' ' ')"
-            lost_total[$key]=$(( ${lost_total[$key]:-0} + lost ))
-            (( lost == 0 )) || runs_with_loss[$key]=$(( ${runs_with_loss[$key]:-0} + 1 ))
-            statuses[$key]="${statuses[$key]:+${statuses[$key]}, }$status"
+            echo -n "run $run, "
+            load_run "$load" "$load $program"
         done
     done
 done
-echo "| load | served by | runs | lost, in all | runs with a loss | exit statuses | SIGTERM to exit, ms (median) |"
-echo "|---|---|---:|---:|---:|---|---:|"
-for key in "keep-alive modules" "keep-alive by-hand" "fresh modules" "fresh by-hand" "idle modules" "idle by-hand"; do
-    median=$(tr ' ' '\n' <<<"${shutdown_ms[$key]:-}" | sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }')
-    echo "| ${key% *} | ${key#* } | $load_runs | ${lost_total[$key]:-0} | ${runs_with_loss[$key]:-0} | ${statuses[$key]:-} | ${median:-?} |"
-done
-module_statuses="${statuses[keep-alive modules]:-x}${statuses[fresh modules]:-x}${statuses[idle modules]:-x}"
-if [ "${lost_total[keep-alive modules]:-0}" = 0 ] && [ "${lost_total[fresh modules]:-0}" = 0 ] && [[ ${module_statuses//[, ]/} =~ ^0+$ ]]; then
+load_table "$load_runs" "keep-alive modules" "keep-alive by-hand" "fresh modules" "fresh by-hand" "idle modules" "idle by-hand"
+if loads_clean "keep-alive modules" "fresh modules" "idle modules"; then
     pass "(h) loads: the modules lost no request in $load_runs keep-alive and $load_runs fresh-connection runs, every exit 0"
 else
     fail "(h) loads: the modules lost ${lost_total[keep-alive modules]:-?} (keep-alive) and ${lost_total[fresh modules]:-?} (fresh), exit statuses ${statuses[keep-alive modules]:-?}; ${statuses[fresh modules]:-?}"

@@ -18,7 +18,19 @@
 #       stopped cleanly), not a clean 0;
 #   (e) vapor-execute-server, whose HTTP module runs app.execute(), whose
 #       serve command takes SIGTERM over: both hear it, and a SIGTERM sent
-#       as soon as the host noticed ends the process within 5 s, exit 0.
+#       as soon as the host noticed ends the process within 5 s, exit 0;
+#   (f) behind a load balancer (LAME_DUCK_MS=1500, the host's lameDuckDelay):
+#       /health/ready 200, then SIGTERM: /health/ready 503 at once, while
+#       /health/live and the routes still answer 200, with Connection:
+#       close; exit status 0, no sooner than the delay;
+#   (g) VAPOR_TEST_LOAD_RUNS (default 3) runs of two loads with SIGTERM in
+#       the middle: keep-alive (wrk, 32 connections) and fresh connections
+#       (scripts/server-load.py, VAPOR_TEST_FRESH_CLIENTS clients, default
+#       32), and of no load, against the modules and against the same
+#       modules served by Vapor's serve command (vapor-execute-server): a
+#       table of requests lost and of the time from SIGTERM to exit
+#       (scripts/server-checks.sh counts them); the modules must lose none
+#       and exit 0 every time (app.execute() is measured, not judged).
 # Prints each check's result and what it counted; any violation fails the
 # script (exit 1) after every check has run.
 set -euo pipefail
@@ -28,6 +40,8 @@ package=Sources/Example/VaporServer
 # release by default; VAPOR_TEST_CONFIGURATION=debug checks a debug build.
 configuration=${VAPOR_TEST_CONFIGURATION:-release}
 port=${VAPOR_TEST_PORT:-18090}
+load_runs=${VAPOR_TEST_LOAD_RUNS:-3}
+fresh_clients=${VAPOR_TEST_FRESH_CLIENTS:-32}
 work=$(mktemp -d)
 failures=()
 
@@ -50,26 +64,12 @@ fi
 bin=$(swift build --package-path "$package" -c "$configuration" --show-bin-path)
 server=$bin/vapor-server
 
-# Starts the server with its log in $work/$1.log; returns once it is ready
-# (the readiness line), or fails if it exits first or takes over 60 s.
-start_server() {
-    PORT=$port "${SERVER:-$server}" >"$work/$1.log" 2>&1 &
-    pid=$!
-    for _ in $(seq 600); do
-        grep -q "${READY_LINE:-HTTP: ready}" "$work/$1.log" && return 0
-        kill -0 "$pid" 2>/dev/null || { cat "$work/$1.log"; fail "$1: the server exited before it was ready"; return 1; }
-        sleep 0.1
-    done
-    cat "$work/$1.log"
-    fail "$1: the server was not ready within 60 s"
-    kill -KILL "$pid"
-    return 1
-}
+source scripts/server-checks.sh
 
-# Waits for the server to exit; its status in $status.
-wait_server() {
-    status=0
-    wait "$pid" || status=$?
+# Starts the server with its log in $work/$1.log, and the environment
+# assignments after it (start_program, scripts/server-checks.sh).
+start_server() {
+    start_program "$server" "HTTP: ready" "$@"
 }
 
 url=http://127.0.0.1:$port
@@ -163,7 +163,7 @@ if start_server overlong; then
 fi
 
 echo "== (e) served with app.execute(), which takes SIGTERM over: SIGTERM ends the process within 5 s"
-if SERVER=$bin/vapor-execute-server READY_LINE="Server started on" start_server execute; then
+if start_program "$bin/vapor-execute-server" "Server started on" execute; then
     # The host looks at its handlers once a second.
     for _ in $(seq 50); do grep -q "put its handler of SIGTERM over the host's" "$work/execute.log" && break; sleep 0.1; done
     kill -TERM "$pid"
@@ -184,6 +184,46 @@ if SERVER=$bin/vapor-execute-server READY_LINE="Server started on" start_server 
             fail "(e) app.execute(): exit status $status after $took ms"
         fi
     fi
+fi
+
+echo "== (f) behind a load balancer: LAME_DUCK_MS=1500, then SIGTERM"
+if start_server lameduck LAME_DUCK_MS=1500; then
+    code() { curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$url$1" || true; }
+    before=$(code /health/ready)
+    kill -TERM "$pid"
+    sigterm=$(date +%s%N)
+    sleep 0.3
+    during=$(code /health/ready) live=$(code /health/live)
+    served=$(curl -s -D "$work/headers.txt" -o /dev/null -w '%{http_code}' --max-time 5 "$url/hello/ada" || true)
+    wait_server
+    elapsed=$((($(date +%s%N) - sigterm) / 1000000))
+    closes=no
+    grep -qi "^connection: close" "$work/headers.txt" && closes=yes
+    echo "/health/ready $before before SIGTERM; during the delay: /health/ready $during, /health/live $live, /hello/ada $served (Connection: close: $closes); exit status $status, $elapsed ms after SIGTERM"
+    if [ "$before" = 200 ] && [ "$during" = 503 ] && [ "$live" = 200 ] && [ "$served" = 200 ] && [ "$closes" = yes ] && [ "$status" = 0 ] && [ "$elapsed" -ge 1500 ]; then
+        pass "(f) lame duck: ready 200, then 503 at once while the routes still serve, with Connection: close, for 1.5 s, exit 0"
+    else
+        fail "(f) lame duck: ready $before then $during, live $live, /hello/ada $served (Connection: close: $closes), exit status $status after $elapsed ms"
+    fi
+fi
+
+echo "== (g) the loads, SIGTERM in the middle, $load_runs runs each: the modules, and the same modules served by Vapor's serve command (vapor-execute-server)"
+# The loads and how a lost request is counted: load_run, scripts/server-checks.sh.
+command -v wrk >/dev/null || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y wrk; }
+for ((run = 1; run <= load_runs; run++)); do
+    for load in keep-alive fresh idle; do
+        for program in modules app.execute; do
+            if [ "$program" = modules ]; then start_server "load-$run"; else start_program "$bin/vapor-execute-server" "Server started on" "load-$run"; fi || continue
+            echo -n "run $run, "
+            load_run "$load" "$load $program"
+        done
+    done
+done
+load_table "$load_runs" "keep-alive modules" "keep-alive app.execute" "fresh modules" "fresh app.execute" "idle modules" "idle app.execute"
+if loads_clean "keep-alive modules" "fresh modules" "idle modules"; then
+    pass "(g) loads: the modules lost no request in $load_runs keep-alive and $load_runs fresh-connection runs, every exit 0"
+else
+    fail "(g) loads: the modules lost ${lost_total[keep-alive modules]:-?} (keep-alive) and ${lost_total[fresh modules]:-?} (fresh), exit statuses ${statuses[keep-alive modules]:-?}; ${statuses[fresh modules]:-?}"
 fi
 
 echo "== vapor-test: ${#failures[@]} failed"

@@ -1,4 +1,8 @@
-#if Hummingbird && os(Linux)
+#if os(Linux)
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A classic BPF program for a listening TCP socket that drops every
 /// segment opening a new connection (SYN set, ACK not) and lets the rest
 /// through.
@@ -27,6 +31,13 @@ enum NewConnectionFilter {
     struct Program: @unchecked Sendable {
         var length: UInt16
         var instructions: UnsafeMutablePointer<Instruction>
+    }
+
+    /// Puts the filter on the listening socket `descriptor`; false if the
+    /// kernel refused it.
+    static func attach(to descriptor: CInt) -> Bool {
+        var program = Self.program
+        return setsockopt(descriptor, SOL_SOCKET, SO_ATTACH_FILTER, &program, socklen_t(MemoryLayout<Program>.size)) == 0
     }
 
     static let program: Program = {
