@@ -16,7 +16,7 @@ import Synchronization
 /// connections that were active last to send their next request, for the
 /// server to answer with `Connection: close`.
 ///
-/// ``ModuleContext/serve(_:health:)`` (the `Hummingbird` trait) uses one.
+/// `context.serve(app)` (the `Hummingbird` trait) uses one.
 /// For a server a module runs itself (Vapor's, for one), tell it the port
 /// once the server listens, call ``sawActivity()`` for each response that
 /// leaves its connection open, and stop it as the drain handler's intake
