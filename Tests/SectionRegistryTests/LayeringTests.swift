@@ -7,7 +7,7 @@ import Testing
 /// is used where its name appears outside comments and string literals.
 @Suite struct LayeringTests {
     static let layers = [
-        "Support", "Outcomes", "Observability", "Services", "Events", "Context", "Integrations", "Module", "Plugins", "Lifecycle", "Host", "Process",
+        "Support", "Outcomes", "Observability", "Services", "Events", "Context", "Serving", "Integrations", "Module", "Plugins", "Lifecycle", "Host", "Process",
     ]
     /// Names that are also generic parameters or nested types elsewhere.
     static let ambiguous: Set = ["Event", "Result", "Body", "Code", "Value", "Reply", "Key", "State", "Kind", "Message"]
