@@ -46,7 +46,7 @@ scripts/postgres-up.sh
 source scripts/postgres-env.sh
 command -v haproxy >/dev/null || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y haproxy; }
 command -v wrk >/dev/null || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y wrk; }
-haproxy -v | head -1
+haproxy -v | sed -n 1p  # sed reads it all: head could end the pipe early (SIGPIPE under pipefail)
 
 echo "== swift build -c $configuration (the server example)"
 swift build -c "$configuration" --package-path "$package" --product notes-server
