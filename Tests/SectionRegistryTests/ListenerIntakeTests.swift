@@ -18,7 +18,7 @@ import Testing
         let queued = try TCPSocket.connecting(to: listener.port)
         defer { close(queued) }
         let intake = ListenerIntake()
-        intake.listening(onPort: listener.port)
+        try intake.listening(onPort: listener.port)
         let began = ContinuousClock.now
         let stop = Task {
             await intake.stop()
@@ -45,6 +45,21 @@ import Testing
             // the accept queue is bounded, by design.
             #expect(began.duration(to: stoppedAt) >= ListenerIntake.acceptQueueLimit, "returned with a connection in the accept queue")
         }
+    }
+}
+
+extension ListenerIntakeTests {
+    /// A port no socket of this process listens on (the server's
+    /// configured port where it bound another, say) is refused at once,
+    /// not found to have nothing to stop at the intake step.
+    @Test func aPortThisProcessDoesNotListenOnIsAnErrorNamingIt() throws {
+        let closed = try TCPSocket.listening()
+        close(closed.descriptor)
+        let error = #expect(throws: ListenerIntake.NotListening.self) {
+            try ListenerIntake().listening(onPort: closed.port)
+        }
+        #expect(error?.description == "ListenerIntake: no socket of this process listens on TCP port \(closed.port): give "
+            + "listening(onPort:) the port the server bound, once it listens (a server started on port 0 binds another)")
     }
 }
 

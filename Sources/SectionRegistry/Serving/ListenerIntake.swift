@@ -25,7 +25,7 @@ import Synchronization
 /// ```swift
 /// let intake = ListenerIntake()
 /// try await app.server.start(address: .hostname("127.0.0.1", port: port))
-/// intake.listening(onPort: app.http.server.shared.localAddress?.port ?? port)
+/// try intake.listening(onPort: app.http.server.shared.localAddress?.port ?? port)
 /// await context.withDrainHandler {
 ///     for await _ in drain {}
 /// } onIntakeStop: {
@@ -60,8 +60,27 @@ public final class ListenerIntake: Sendable {
     public init() {}
 
     /// The server listens on TCP `port`, in this process.
-    public func listening(onPort port: Int) {
+    ///
+    /// - Throws: ``NotListening`` if, on Linux, no socket of this process
+    ///   listens on `port`: the stop would have nothing to stop, and the
+    ///   requests it keeps would be lost without a word.
+    public func listening(onPort port: Int) throws(NotListening) {
+        #if os(Linux)
+        guard !ListeningSocket(port: port).descriptors().isEmpty else { throw NotListening(port: port) }
+        #endif
         state.withLock { $0.port = port }
+    }
+
+    /// No socket of this process listens on the port given to
+    /// ``ListenerIntake/listening(onPort:)``.
+    public struct NotListening: Error, CustomStringConvertible {
+        /// The port given.
+        public let port: Int
+
+        public var description: String {
+            "ListenerIntake: no socket of this process listens on TCP port \(port): give listening(onPort:) the port the server "
+                + "bound, once it listens (a server started on port 0 binds another)"
+        }
     }
 
     /// A connection was accepted, or answered and left open: its next

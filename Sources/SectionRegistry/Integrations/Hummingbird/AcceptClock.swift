@@ -5,8 +5,9 @@ extension ListenerIntake {
     /// The listening channel, once the server runs: its port is the one
     /// stopped, and from now on its accepts are timed (``sawActivity()``).
     func listening(on channel: any Channel) async {
+        // The channel's own port: its socket is there to be found.
         if let port = channel.localAddress?.port {
-            listening(onPort: port)
+            try? listening(onPort: port)
         }
         try? await channel.pipeline.addHandler(AcceptClock(intake: self), position: .first).get()
     }

@@ -61,7 +61,7 @@ struct HTTP: AppModule {
             throw CannotListen(address: "127.0.0.1:\(port)", errno: error.errnoCode)
         }
         let listening = app.http.server.shared.localAddress?.port ?? port
-        intake.listening(onPort: listening)
+        try intake.listening(onPort: listening)
         context.log("HTTP: ready on 127.0.0.1:\(listening)")
         context.reportReady()
 
