@@ -22,7 +22,8 @@ import Testing
         "Sources/HTTP/HTTP.swift", "Sources/Server/main.swift", "Sources/Supervised/main.swift",
         "Tests/ServerTests/NotesTests.swift",
     ].map { Quote(article: "Servers.md", example: "Server", file: $0) } + [
-        "Package.swift", "Sources/Server/main.swift", "Sources/Routes/Routes.swift", "Sources/HTTP/HTTP.swift",
+        "Package.swift", "Sources/Server/main.swift", "Sources/RoutesRegistration/routes.c", "Sources/JobsRegistration/jobs.c",
+        "Sources/HTTPRegistration/http.c", "Sources/Jobs/Jobs.swift", "Sources/Routes/Routes.swift", "Sources/HTTP/HTTP.swift",
     ].map { Quote(article: "Servers.md", example: "VaporServer", file: $0) } + [
         "Package.swift", "Sources/GreetCommand/Greet.swift", "Sources/Greet/Greet.swift", "Sources/GreetRegistration/greet.c",
         "Sources/Phrasebook/Phrasebook.swift", "Sources/Phrasebook/TranslateCommand.swift", "Sources/Toolbox/main.swift",

@@ -1,13 +1,15 @@
 // swift-tools-version: 6.3
 // The Vapor example: a Vapor 4 server made of four modules, each a Swift
 // target and a one-line C registration target. Its program, vapor-server,
-// is `await ModuleHost.main()`.
+// is `await ModuleHost.main(configuration:)`, with the lame-duck delay from
+// LAME_DUCK_MS.
 //
 //     swift build --package-path Sources/Example/VaporServer -c release
 //     PORT=8080 Sources/Example/VaporServer/.build/release/vapor-server
 //
 // SectionRegistry's Logging trait is on: `context.logger` is the Logger
-// Vapor logs to, so its lines go to the host's log. The ServiceLifecycle
+// Vapor logs to, so its lines go to the host's log, a line for each request
+// at info among them. The ServiceLifecycle
 // trait is not needed: Vapor hears no graceful shutdown, the HTTP module's
 // run hears the drain with `context.withDrainHandler`.
 import PackageDescription
