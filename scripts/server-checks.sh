@@ -1,7 +1,8 @@
 # Sourced by scripts/server-test.sh (Hummingbird) and scripts/vapor-test.sh
-# (Vapor): starting a server, waiting for its exit, and the loads with
-# SIGTERM in the middle, counted the same way for both. Expects $work (a
-# scratch directory), $port, $fresh_clients and a `fail` function.
+# (Vapor): starting a server, waiting for its exit, the lame duck behind a
+# balancer, and the loads with SIGTERM in the middle, counted the same way
+# for both. Expects $work (a scratch directory), $port, $fresh_clients and
+# `pass` and `fail` functions.
 
 # Starts PROGRAM with its log in $work/NAME.log and the environment
 # assignments after NAME; returns once the log has READY_LINE, or fails if
@@ -95,4 +96,30 @@ loads_clean() {
     for key in "$@"; do
         [ "${lost_total[$key]:-0}" = 0 ] && [[ ${statuses[$key]:-x} =~ ^0(,\ 0)*$ ]] || return 1
     done
+}
+
+# The lame duck behind a balancer, for the server $pid started with
+# LAME_DUCK_MS=1500 and ready: /health/ready 200, then SIGTERM: 503 at once,
+# while /health/live and ROUTE still answer 200, ROUTE with Connection:
+# close; exit status 0, no sooner than the delay. Passes or fails as LABEL.
+#   lame_duck_check LABEL ROUTE
+lame_duck_check() {
+    local label=$1 route=$2 before during live served sigterm elapsed closes=no
+    local url=http://127.0.0.1:$port
+    code() { curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$url$1" || true; }
+    before=$(code /health/ready)
+    kill -TERM "$pid"
+    sigterm=$(date +%s%N)
+    sleep 0.3
+    during=$(code /health/ready) live=$(code /health/live)
+    served=$(curl -s -D "$work/headers.txt" -o /dev/null -w '%{http_code}' --max-time 5 "$url$route" || true)
+    wait_server
+    elapsed=$((($(date +%s%N) - sigterm) / 1000000))
+    grep -qi "^connection: close" "$work/headers.txt" && closes=yes
+    echo "/health/ready $before before SIGTERM; during the delay: /health/ready $during, /health/live $live, $route $served (Connection: close: $closes); exit status $status, $elapsed ms after SIGTERM"
+    if [ "$before" = 200 ] && [ "$during" = 503 ] && [ "$live" = 200 ] && [ "$served" = 200 ] && [ "$closes" = yes ] && [ "$status" = 0 ] && [ "$elapsed" -ge 1500 ]; then
+        pass "$label lame duck: ready 200, then 503 at once while $route still serves, with Connection: close, for 1.5 s, exit 0"
+    else
+        fail "$label lame duck: ready $before then $during, live $live, $route $served (Connection: close: $closes), exit status $status after $elapsed ms"
+    fi
 }

@@ -140,22 +140,7 @@ if start_server inflight; then
 fi
 
 echo "== (g) behind a load balancer: LAME_DUCK_MS=1500, then SIGTERM"
-if start_server lameduck LAME_DUCK_MS=1500; then
-    code() { curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$url$1" || true; }
-    before=$(code /health/ready)
-    kill -TERM "$pid"
-    sigterm=$(date +%s%N)
-    sleep 0.3
-    during=$(code /health/ready) live=$(code /health/live) served=$(code /notes)
-    wait_server
-    elapsed=$((($(date +%s%N) - sigterm) / 1000000))
-    echo "/health/ready $before before SIGTERM; during the delay: /health/ready $during, /health/live $live, /notes $served; exit status $status, $elapsed ms after SIGTERM"
-    if [ "$before" = 200 ] && [ "$during" = 503 ] && [ "$live" = 200 ] && [ "$served" = 200 ] && [ "$status" = 0 ] && [ "$elapsed" -ge 1500 ]; then
-        pass "(g) lame duck: ready 200, then 503 at once while everything still serves for 1.5 s, exit 0"
-    else
-        fail "(g) lame duck: ready $before then $during, live $live, /notes $served, exit status $status after $elapsed ms"
-    fi
-fi
+start_server lameduck LAME_DUCK_MS=1500 && lame_duck_check "(g)" /notes
 
 echo "== (h) the loads, SIGTERM in the middle, $load_runs runs each: the modules, and the same routes by hand (notes-by-hand, app.runService())"
 # The loads and how a lost request is counted: load_run, scripts/server-checks.sh.

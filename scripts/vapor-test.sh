@@ -187,25 +187,7 @@ if start_program "$bin/vapor-execute-server" "Server started on" execute; then
 fi
 
 echo "== (f) behind a load balancer: LAME_DUCK_MS=1500, then SIGTERM"
-if start_server lameduck LAME_DUCK_MS=1500; then
-    code() { curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$url$1" || true; }
-    before=$(code /health/ready)
-    kill -TERM "$pid"
-    sigterm=$(date +%s%N)
-    sleep 0.3
-    during=$(code /health/ready) live=$(code /health/live)
-    served=$(curl -s -D "$work/headers.txt" -o /dev/null -w '%{http_code}' --max-time 5 "$url/hello/ada" || true)
-    wait_server
-    elapsed=$((($(date +%s%N) - sigterm) / 1000000))
-    closes=no
-    grep -qi "^connection: close" "$work/headers.txt" && closes=yes
-    echo "/health/ready $before before SIGTERM; during the delay: /health/ready $during, /health/live $live, /hello/ada $served (Connection: close: $closes); exit status $status, $elapsed ms after SIGTERM"
-    if [ "$before" = 200 ] && [ "$during" = 503 ] && [ "$live" = 200 ] && [ "$served" = 200 ] && [ "$closes" = yes ] && [ "$status" = 0 ] && [ "$elapsed" -ge 1500 ]; then
-        pass "(f) lame duck: ready 200, then 503 at once while the routes still serve, with Connection: close, for 1.5 s, exit 0"
-    else
-        fail "(f) lame duck: ready $before then $during, live $live, /hello/ada $served (Connection: close: $closes), exit status $status after $elapsed ms"
-    fi
-fi
+start_server lameduck LAME_DUCK_MS=1500 && lame_duck_check "(f)" /hello/ada
 
 echo "== (g) the loads, SIGTERM in the middle, $load_runs runs each: the modules, and the same modules served by Vapor's serve command (vapor-execute-server)"
 # The loads and how a lost request is counted: load_run, scripts/server-checks.sh.
