@@ -5,7 +5,8 @@
 # delay set), against a real PostgreSQL (scripts/postgres-up.sh).
 #
 # Each roll: 3 replicas up and healthy; a load through HAProxy for
-# FLEET_TEST_SECONDS (default 40; the roll must end 2 s before it); 2 s in,
+# FLEET_TEST_SECONDS (default 40), and on until 2 s after the roll has ended
+# however long it takes (a slow machine makes a slow roll); 2 s in,
 # each replica in turn is replaced as a new pod replaces an old one: a new
 # replica on a new port, HAProxy told through its runtime API and waited for
 # until it checks the new one UP, then the old one SIGTERMed and waited for,
@@ -21,7 +22,8 @@
 # a timeout (wrk), or a reset or close before a complete response, while
 # connecting or after sending (server-load.py), and every non-2xx answer,
 # is lost. The check fails if any roll lost a request, or any replica exited
-# other than 0. Prints a table: lost per roll, per mode and load.
+# other than 0. Prints each replica's steps timed (ready, UP, exited after
+# SIGTERM) and a table: lost per roll, per mode and load.
 #
 # FLEET_TEST_CONFIGURATION=release for release replicas (debug by default,
 # the build scripts/server-test.sh made). FLEET_TEST_BY_HAND=1 rolls
@@ -71,6 +73,11 @@ print(answer.decode(), end="")
 PY
 }
 
+# Seconds since an $EPOCHREALTIME reading, to 0.01 s.
+since() {
+    awk -v from="$1" -v to="$EPOCHREALTIME" 'BEGIN { printf "%.2f", to - from }'
+}
+
 # The status HAProxy's checks give server SLOT (UP, DOWN, MAINT, ...).
 server_status() {
     admin "show stat" | awk -F, -v slot="$1" '$1 == "replicas" && $2 == slot { print $18 }'
@@ -80,7 +87,7 @@ server_status() {
 # then tells HAProxy its address, enables the slot, and waits until the
 # checks say UP.
 start_replica() {
-    local slot=$1 program=$2 ready=$3 port=$next_port
+    local slot=$1 program=$2 ready=$3 port=$next_port began=$EPOCHREALTIME
     next_port=$((next_port + 1))
     PORT=$port "$program" >"$work/$slot-$port.log" 2>&1 &
     pids[$slot]=$!
@@ -90,10 +97,14 @@ start_replica() {
         kill -0 "${pids[$slot]}" 2>/dev/null || { cat "$work/$slot-$port.log"; fail "$slot: the replica exited before it was ready"; return 1; }
         sleep 0.1
     done
+    local was_ready=$EPOCHREALTIME
     admin "set server replicas/$slot addr 127.0.0.1 port $port" >/dev/null
     admin "set server replicas/$slot state ready" >/dev/null
     for _ in $(seq 200); do
-        [ "$(server_status "$slot")" = UP ] && return 0
+        if [ "$(server_status "$slot")" = UP ]; then
+            echo "  $slot (port $port): ready in $(since "$began") s, then UP in $(since "$was_ready") s"
+            return 0
+        fi
         sleep 0.05
     done
     fail "$slot: HAProxy did not see it UP within 10 s ($(server_status "$slot"))"
@@ -102,9 +113,10 @@ start_replica() {
 # SIGTERMs the replica in SLOT, waits for it, records its exit status, and
 # puts the slot in maintenance.
 stop_replica() {
-    local slot=$1 status=0
+    local slot=$1 status=0 began=$EPOCHREALTIME
     kill -TERM "${pids[$slot]}"
     wait "${pids[$slot]}" || status=$?
+    echo "  $slot (port ${ports[$slot]}): exited $status in $(since "$began") s after SIGTERM"
     exit_statuses+=("$status")
     admin "set server replicas/$slot state maint" >/dev/null
 }
@@ -149,9 +161,11 @@ roll() {
     exit_statuses=()
     local slot
     for slot in r1 r2 r3; do start_replica "$slot" "$program" "$ready" || true; done
+    # Both loads end at SIGINT with their counts printed; the 600 s is
+    # only a backstop.
     case $load in
-        keep-alive) wrk -t2 -c"$clients" -d"${seconds}s" "http://127.0.0.1:$frontend/slow?ms=5" >"$work/load.txt" 2>&1 & ;;
-        fresh) python3 scripts/server-load.py "$frontend" "/slow?ms=20" "$seconds" "$clients" >"$work/load.txt" 2>&1 & ;;
+        keep-alive) wrk -t2 -c"$clients" -d600s "http://127.0.0.1:$frontend/slow?ms=5" >"$work/load.txt" 2>&1 & ;;
+        fresh) python3 scripts/server-load.py "$frontend" "/slow?ms=20" 600 "$clients" >"$work/load.txt" 2>&1 & ;;
     esac
     local load_pid=$! began=$SECONDS
     sleep 2
@@ -162,6 +176,8 @@ roll() {
         stop_replica "r$old"
     done
     local rolled=$((SECONDS - began))
+    sleep $(( seconds - rolled > 2 ? seconds - rolled : 2 ))
+    kill -INT "$load_pid" 2>/dev/null || fail "$served, HAProxy $mode, $load: the load ended before the roll did ($(tail -3 "$work/load.txt"))"
     wait "$load_pid" || true
     for slot in r4 r5 r6; do stop_replica "$slot"; done
     kill "$haproxy_pid"
@@ -183,9 +199,6 @@ roll() {
     statuses=$(IFS=,; echo "${exit_statuses[*]}")
     echo "roll: $served, HAProxy $mode, $load: lost $lost of $(( ${answered:-0} + lost )), rolled in ${rolled} s, replicas' exit statuses $statuses; $(grep -E 'Socket errors|answered_2xx|^lost' "$work/load.txt" | tr -s ' ' | tr '\n' ' ')"
     rows+=("| $served | $mode$([ "$mode" = http ] && echo ", retries" || echo ", no retries") | $load | ${answered:-0} | $lost | $statuses |")
-    if (( rolled + 2 > seconds )); then
-        fail "$served, HAProxy $mode, $load: the roll took $rolled s, and the load ended before it had; raise FLEET_TEST_SECONDS"
-    fi
     if [ "$served" = modules ]; then
         if [ "$lost" = 0 ] && [[ ${statuses//,/} =~ ^0+$ ]]; then
             pass "the modules, HAProxy $mode, $load: 0 lost, every replica exited 0"

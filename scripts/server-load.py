@@ -3,8 +3,9 @@
 
 server-load.py PORT PATH SECONDS WORKERS
 
-WORKERS threads send GET PATH to 127.0.0.1:PORT for SECONDS, each request on
-a new connection (Connection: close), and sort every request into one of:
+WORKERS threads send GET PATH to 127.0.0.1:PORT for SECONDS, or until
+SIGINT (each finishes the request it is in), each request on a new
+connection (Connection: close), and sort every request into one of:
 
   answered 2xx   a complete response with a 2xx status;
   answered other a complete response with another status;
@@ -18,6 +19,7 @@ a new connection (Connection: close), and sort every request into one of:
 Prints the four counts on one line, "answered_2xx=N answered_other=N
 lost=N refused=N", and the first few lost requests' errors.
 """
+import signal
 import socket
 import sys
 import threading
@@ -28,6 +30,7 @@ request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r
 counts = {"answered_2xx": 0, "answered_other": 0, "lost": 0, "refused": 0}
 lost_errors = []
 lock = threading.Lock()
+stop = threading.Event()
 
 
 def complete(response: bytes) -> bool:
@@ -76,7 +79,7 @@ def one_request() -> str:
 
 
 def worker(deadline: float) -> None:
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and not stop.is_set():
         outcome = one_request()
         with lock:
             counts[outcome] += 1
@@ -84,6 +87,9 @@ def worker(deadline: float) -> None:
             time.sleep(0.01)
 
 
+# A load started in the background by a script inherits SIGINT ignored;
+# this handler replaces that, so the script can end the load when it is done.
+signal.signal(signal.SIGINT, lambda *_: stop.set())
 deadline = time.monotonic() + seconds
 threads = [threading.Thread(target=worker, args=(deadline,)) for _ in range(workers)]
 for thread in threads:
