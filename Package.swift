@@ -70,6 +70,7 @@ let package = Package(
         .trait(name: "Logging", description: "ModuleContext.logger, a swift-log Logger for the libraries a module drives; the host can log through a swift-log Logger."),
         .trait(name: "Macros", description: "@AppModule(...) registers a module from Swift: one target per feature, no C target. Builds swift-syntax."),
         .trait(name: "Hummingbird", description: "ModuleContext.serve(_:) runs a Hummingbird 2 Application as a module's run for a deploy that loses no accepted request: readiness reported once it listens, intake stopped at the host's intake step (Linux), Connection: close once the shutdown began, a graceful shutdown at the module's drain.", enabledTraits: ["ServiceLifecycle"]),
+        .trait(name: "Tracing", description: "swift-distributed-tracing spans for the host's work: the launch, each hook a module writes (its run from begin to end), the shutdown and each of its steps, with the module's name, level and outcome; a module's own spans nest under its hook's. HostConfiguration.tracer, ModuleContext.tracer."),
         .trait(name: "ArgumentParser", description: "A command-line tool made of modules: the linked features offer swift-argument-parser subcommands, and ModuleHost.main(command:) parses, runs and exits with ArgumentParser's statuses after stopping the modules."),
         .default(enabledTraits: []),
     ],
@@ -80,6 +81,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
     ],
     targets: [
         // The record ABI, the APP_MODULE macro and the section anchor.
@@ -113,6 +115,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
             ]
         ),
         // A test host for a package's own modules (the testing article).
@@ -190,6 +193,7 @@ let package = Package(
                 // ServiceGroup's tests need a Logger too.
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Logging", "ServiceLifecycle"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["ArgumentParser"])),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
             ]
         ),
         // SectionRegistryTesting's tests, and the testing article's example

@@ -24,7 +24,9 @@ import Testing
             await intake.stop()
             return ContinuousClock.now
         }
-        try await Task.sleep(for: .milliseconds(200))
+        // Until the stop has begun: its filter is on the listener. Polled:
+        // a loaded machine can take long to run the stop's task.
+        while !Self.hasFilter(listener.descriptor) { try await Task.sleep(for: .milliseconds(5)) }
 
         // A new connection after the stop began: its SYN is dropped, so it
         // does not complete (a client would retry, then find the port closed).
@@ -49,6 +51,14 @@ import Testing
 }
 
 extension ListenerIntakeTests {
+    /// Whether a socket filter is attached to `descriptor`: `SO_GET_FILTER`
+    /// (the same number as `SO_ATTACH_FILTER`) with no buffer answers its
+    /// length in instructions.
+    static func hasFilter(_ descriptor: CInt) -> Bool {
+        var instructions: socklen_t = 0
+        return getsockopt(descriptor, SOL_SOCKET, SO_ATTACH_FILTER, nil, &instructions) == 0 && instructions > 0
+    }
+
     /// A port no socket of this process listens on (the server's
     /// configured port where it bound another, say) is refused at once,
     /// not found to have nothing to stop at the intake step.

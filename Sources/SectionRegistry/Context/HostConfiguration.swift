@@ -1,3 +1,7 @@
+#if Tracing
+import Tracing
+#endif
+
 /// How a ``ModuleHost`` runs its modules.
 public struct HostConfiguration: Sendable {
     /// The environment variable that disables modules without a rebuild:
@@ -147,6 +151,16 @@ public struct HostConfiguration: Sendable {
     /// it, the work is left behind, the modules are stopped and the process
     /// exits, as a plain command-line tool dies at once on Ctrl-C.
     public var cancelledWorkTimeLimit: Duration = .seconds(1)
+
+    #if Tracing
+    /// The tracer of the host's spans (the launch, each hook a module
+    /// writes, the shutdown and its steps; <doc:Tracing>) and of
+    /// ``ModuleContext/tracer``. `nil`, the default: the tracer the
+    /// program bootstrapped (`InstrumentationSystem.tracer`), read when the
+    /// host is made; with none bootstrapped, that one records nothing.
+    /// A test sets an `InMemoryTracer` here.
+    public var tracer: (any Tracer)? = nil
+    #endif
 
     public init() {}
 

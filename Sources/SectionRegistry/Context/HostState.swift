@@ -1,3 +1,7 @@
+#if Tracing
+import Tracing
+#endif
+
 /// The state a host shares with every module's context.
 @usableFromInline
 final class HostState: Sendable {
@@ -11,6 +15,11 @@ final class HostState: Sendable {
     let log: HostLog
     /// The trace, when ``HostConfiguration/traceFile`` or its variable names a file.
     let trace: LaunchTrace?
+    #if Tracing
+    /// The host's spans, through ``HostConfiguration/tracer`` or the
+    /// bootstrapped tracer.
+    let spans: LifecycleSpans
+    #endif
     /// Whether the host is ready, stopping, or cut short, and why it stops.
     let shutdown = ShutdownStage()
     /// Asks the host to stop for the module named (``ModuleHost/requestStop(_:)``):
@@ -27,6 +36,9 @@ final class HostState: Sendable {
         self.log = HostLog(handler: configuration.log, slowHookThreshold: configuration.slowHookThreshold)
         self.trace = configuration.tracePath.map(LaunchTrace.init(path:))
         self.eventTimings = configuration.timesEventHandlers ? EventTimings(trace: trace) : nil
+        #if Tracing
+        self.spans = LifecycleSpans(tracer: configuration.tracer ?? InstrumentationSystem.tracer)
+        #endif
     }
 
     /// Ends `module`'s life and forgets what it registered: its handlers

@@ -120,7 +120,9 @@ extension ModuleHost {
         }
         let order = plan.order.filter { $0 >= positions.lowerBound }
         do {
-            try await bringUp(order, in: plan.steps(from: positions.lowerBound), request: id, kind: .load)
+            try await withSpan("load", root: true, modules: order.map { modules[$0 - positions.lowerBound].name }) { () async throws(HostError) in
+                try await bringUp(order, in: plan.steps(from: positions.lowerBound), request: id, kind: .load)
+            }
         } catch {
             lifecycle.changeRoster { $0.leaveOut(positions) }
             throw error.of(plugin: path)
@@ -160,7 +162,7 @@ extension ModuleHost {
             roster.leaveOut(plugin.positions)
             return roster.takeStarted(at: plugin.positions)
         } ?? []
-        let outcomes = await stop(reversing: stopping).outcomes
+        let outcomes = await withSpan("unload", root: true, modules: stopping.map(\.name)) { await stop(reversing: stopping).outcomes }
         plugin.library.close()
         return .success(outcomes)
     }

@@ -30,7 +30,7 @@ extension ModuleHost {
             return .failure(.notRunning(name))
         }
         guard let run = runs.withLock({ $0.first { $0.module.life === module.life } }), !run.hasEnded else { return .success(nil) }
-        let ending = await endRuns(of: [module], alone: true)
+        let ending = await withSpan("drain", root: true, modules: [name]) { await endRuns(of: [module], alone: true) }
         return .success(ending.outcomes().first ?? run.drainedOutcome(since: ending.drainStart))
     }
 

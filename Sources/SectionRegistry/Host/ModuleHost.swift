@@ -262,6 +262,9 @@ public actor ModuleHost {
         let start = ContinuousClock.now
         requests.waitsFor(phase)
         let records = await phase.execute()
+        #if Tracing
+        phase.endSpans(records)
+        #endif
         phaseLog.append(LoggedPhase(phase: phase, records: records))
         report(phase, records)
         if shared.log.takes(.debug) {
@@ -320,7 +323,9 @@ public actor ModuleHost {
             }
             // Still launching: the status is the same, nothing to publish.
             lifecycle = .launching(HostRoster(modules: registry.modules, plan: plan))
-            try await bringUp(plan.order, in: plan.steps, request: id, kind: .launch)
+            try await withSpan("launch", root: true) { () async throws(HostError) in
+                try await bringUp(plan.order, in: plan.steps, request: id, kind: .launch)
+            }
         } catch {
             // A cancelled launch is no failure; bringUp said what it stopped.
             if error.code != .cancelled && configuration.logsLaunchFailure { shared.log(.error, error.description) }
@@ -357,6 +362,9 @@ public actor ModuleHost {
             )
             made[position - first] = modules.count
             modules.append(module)
+            #if Tracing
+            shared.spans.note(level: descriptor.level, ofModuleAt: position)
+            #endif
         }
         nextRank += modules.count
         shared.log(.debug, "SectionRegistry: start order: \(modules.map(\.name).joined(separator: ", "))")
@@ -534,7 +542,7 @@ public actor ModuleHost {
     func reloadNow(request id: Int) async -> [HookOutcome] {
         guard case .running(let roster) = lifecycle, !requests.isInterrupted(id, .reload) else { return [] }
         let phase = PhaseRun(.reload, of: roster.started, limit: configuration.reloadTimeLimit, grace: .zero, stopsAtFailure: false)
-        return Self.outcomes(of: phase, await runPhase(phase))
+        return Self.outcomes(of: phase, await withSpan("reload", root: true) { await runPhase(phase) })
     }
 
     /// Ends a running module's `run`, then stops it, within the stop time
@@ -560,7 +568,7 @@ public actor ModuleHost {
         guard dependents.isEmpty else { return .failure(.hasDependents(name, dependents: dependents.map(\.name))) }
         lifecycle.changeRoster { _ = $0.takeStarted(at: CollectionOfOne(module.position)) }
         shared.forget(module.life)
-        return .success(await stop(reversing: [module]).outcomes)
+        return .success(await withSpan("remove", root: true, modules: [name]) { await stop(reversing: [module]).outcomes })
     }
 
     // MARK: Reports

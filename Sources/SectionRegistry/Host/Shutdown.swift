@@ -130,8 +130,11 @@ extension ModuleHost {
             // (``ModuleHost/main(configuration:_:)``) leaves it out.
             shared.log(.notice, "SectionRegistry: \(reason), stopping modules in reverse start order")
         }
+        #if Tracing
+        shared.spans.beginShutdown(reason)
+        #endif
         requests.interruptBringUp()
-        submit(requests.makeID(), .terminate) { host in await host.terminateNow() }
+        submit(requests.makeID(), .terminate) { host in await host.withShutdownSpan { await host.terminateNow() } }
         return true
     }
 
@@ -189,9 +192,11 @@ extension ModuleHost {
             : "as long as the balancers probing \(waiting.map { "'\($0.name)'" }.joined(separator: ", ")) take to see it not ready"
         shared.log(.info, "SectionRegistry: not ready; serving \([delayText, probedText].compactMap { $0 }.joined(separator: ", and ")) "
             + "before the modules stop their intake")
-        await withTaskGroup(of: Void.self) { group in
-            if delay > .zero { group.addTask { try? await Task.sleep(for: delay) } }
-            for wait in waiting.flatMap(\.waits) { group.addTask { await wait() } }
+        await withSpan("lame duck", modules: waiting.map(\.name)) {
+            await withTaskGroup(of: Void.self) { group in
+                if delay > .zero { group.addTask { try? await Task.sleep(for: delay) } }
+                for wait in waiting.flatMap(\.waits) { group.addTask { await wait() } }
+            }
         }
     }
 
@@ -216,7 +221,7 @@ extension ModuleHost {
                 step.done(module.name)
             }
         }
-        let late = await ShutdownWatch.until(deadline, step.wait)
+        let late = await withSpan("intake", modules: stopping.map(\.name)) { await ShutdownWatch.until(deadline, step.wait) }
         guard !late.isEmpty else { return }
         for task in tasks { task.cancel() }
         guard !Task.isCancelled else { return }

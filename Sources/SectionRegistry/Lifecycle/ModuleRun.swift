@@ -2,6 +2,9 @@
 import Glibc
 #endif
 import ModuleRecords
+#if Tracing
+import Tracing
+#endif
 
 /// A module's ``AppModule/run(_:)``, in a task of the host's that lives
 /// until the module stops.
@@ -108,9 +111,19 @@ struct ModuleRun: @unchecked Sendable {
     /// not a failure that stops the host: it stops already.
     private func runToEnd() async {
         let module = module
+        #if Tracing
+        // The task's span while the run runs: a child of the launch's.
+        let span = module.context.host.spans.beginHook(module.name, at: module.position, .run)
+        #endif
         let result: HookOutcome.Result?
         do {
+            #if Tracing
+            try await InstrumentationContext.withValue(span.context) {
+                try await withDrainAsGracefulShutdown(module.life) { try await module.run(.run) }
+            }
+            #else
             try await withDrainAsGracefulShutdown(module.life) { try await module.run(.run) }
+            #endif
             result = .completed
         } catch where Task.isCancelled || (error is CancellationError && module.life.isDrainRequested) {
             // It gave way to its cancellation, or to the drain
@@ -120,6 +133,9 @@ struct ModuleRun: @unchecked Sendable {
             result = .failed(error)
         }
         let end = MonotonicInstant.now
+        #if Tracing
+        module.context.host.spans.endRun(span, result, at: end)
+        #endif
         let drained = module.life.isDrainRequested
         let (waiter, joined) = withState { state in
             state.ended = true
@@ -227,11 +243,19 @@ struct ModuleRun: @unchecked Sendable {
                     continue
                 }
                 run.module.life.requestDrain()
-                guard await run.waitForEnd(watch) else {
+                #if Tracing
+                let span = run.module.context.host.spans.beginDrain(run.module.name, at: run.module.position)
+                #endif
+                let ended = await run.waitForEnd(watch)
+                let failure = ended ? run.failure(since: drainStart) : nil
+                #if Tracing
+                run.module.context.host.spans.endDrain(span, ended: ended, failure: failure, cutShort: watch.isCutShort)
+                #endif
+                guard ended else {
                     if !watch.isCutShort { heldBy = run }
                     return
                 }
-                if let failure = run.failure(since: drainStart) { failed.append(failure) }
+                if let failure { failed.append(failure) }
                 next += 1
             }
         }

@@ -1,3 +1,7 @@
+#if Tracing
+import Tracing
+#endif
+
 /// The hooks of one phase: called one after the other (a step of modules
 /// that start concurrently, alongside each other) in one task, the runner,
 /// each within the phase's time limit.
@@ -42,6 +46,11 @@ final class PhaseRun: Sendable {
     /// and a strong reference would make a cycle that keeps the host alive.
     private weak let runs: (any RunBeginner)?
     private let state: Locked<State>
+    #if Tracing
+    /// The spans of the hooks begun, by position, until ``endSpans(_:)``
+    /// ends them with the records; `closed` once it has.
+    private let spans = Locked<(begun: [(position: Int, span: any Span)], closed: Bool)>(([], false))
+    #endif
 
     /// Runs `phase` of `modules` in steps of `stepSizes` consecutive
     /// modules that run alongside each other (`nil`: one at a time).
@@ -259,7 +268,7 @@ final class PhaseRun: Sendable {
         while goesOn, let step = hooks.current {
             if step.count == 1 {
                 prepare?(modules[step.lowerBound])
-                let result = await Self.call(modules[step.lowerBound], phase, runs: runs)
+                let result = await callHook(at: step.lowerBound, runs: runs)
                 let end = MonotonicInstant.now
                 let following = hooks.next()
                 goesOn = state.withLock { state in
@@ -271,7 +280,7 @@ final class PhaseRun: Sendable {
                     for member in step {
                         group.addTask {
                             self.prepare?(self.modules[member])
-                            let result = await Self.call(self.modules[member], self.phase, runs: runs)
+                            let result = await self.callHook(at: member, runs: runs)
                             let end = MonotonicInstant.now
                             self.state.withLock { $0.finish(member, result, at: end, generation: generation) }
                         }
@@ -310,6 +319,54 @@ final class PhaseRun: Sendable {
             return current
         }
     }
+
+    /// Calls the hook of the module at `position` (``call(_:_:runs:)``);
+    /// under the `Tracing` trait, in its span, the task's span while it
+    /// runs, so that what it does nests under it. The module's `run`
+    /// begins outside that span: the run has a span of its own, beside the
+    /// start hook's.
+    @inline(__always)
+    private nonisolated(nonsending) func callHook(at position: Int, runs: (any RunBeginner)?) async -> HookOutcome.Result {
+        #if Tracing
+        let module = modules[position]
+        if module.writesHook(of: phase) {
+            let span = module.context.host.spans.beginHook(module.name, at: module.position, phase)
+            let closed = spans.withLock { spans in
+                if !spans.closed { spans.begun.append((position, span)) }
+                return spans.closed
+            }
+            // The phase was cut short between this hook's start and now.
+            if closed { module.context.host.spans.endHook(span, outcome: "cutOff", error: nil, at: .now) }
+            let hook = await InstrumentationContext.withValue(span.context) { await Self.call(module, phase, runs: nil) }
+            guard case .completed = hook, let runs else { return hook }
+            do {
+                try await runs.beginRun(of: module)
+                return .completed
+            } catch {
+                return .failed(error)
+            }
+        }
+        #endif
+        return await Self.call(modules[position], phase, runs: runs)
+    }
+
+    #if Tracing
+    /// Ends the spans of the hooks begun, each with its record: how it
+    /// ended and when, the host's verdict (a hook left behind ends its span
+    /// when the host went on, not when, or if, it returns).
+    func endSpans(_ records: PhaseRecords) {
+        let begun = spans.withLock { spans in
+            spans.closed = true
+            defer { spans.begun = [] }
+            return spans.begun
+        }
+        for (position, span) in begun {
+            let record = records[position]
+            let end = record.ended ? MonotonicInstant(nanoseconds: record.start.nanoseconds + record.elapsed) : .now
+            modules[position].context.host.spans.endHook(span, outcome: "\(record.end)", error: records.error(at: position), at: end)
+        }
+    }
+    #endif
 
     /// Calls the hook, then has `runs` begin the module's `run`, in the
     /// runner's own task and executor. The hook's switch is inlined here
