@@ -15,7 +15,9 @@
 //    cancelled; it rolls back what it started) and the terminate request
 //    is queued (Host/HostRequests.swift).
 // 2. The engine (Host/ModuleHost.swift) performs it in its turn:
-//    `terminateNow`, the shutdown's steps top to bottom, each a plain await:
+//    `terminateNow`, the shutdown's steps top to bottom, each a plain await
+//    (under the `Tracing` trait, in the shutdown's span and each step in one
+//    of its own: Host/ModuleHost+Spans.swift, a plain call without it):
 //    - the command's work ends, if the host runs one (`main { }`);
 //    - the lame-duck step (`serveAsLameDuck`): the delay, and the waits of
 //      the servers whose balancers probe them (`ModuleLife.withLameDuckWait`);
