@@ -9,11 +9,7 @@ import Tracing
 /// swift-distributed-tracing's `InMemoryTracer`: their names, their tree,
 /// their attributes and errors.
 @Suite struct TracingTests {
-    /// A store: setUp and stop, no run.
-    struct Store: AppModule {
-        func setUp(_ context: ModuleContext) async throws {}
-        func stop(_ context: ModuleContext) async throws {}
-    }
+    typealias Store = ObservedModules.Store
 
     /// A server: a start with a span of its own, a run that drains, a stop.
     struct Server: AppModule {
@@ -28,14 +24,6 @@ import Tracing
 
     /// A module that writes no hook at all.
     struct Quiet: AppModule {}
-
-    /// A module whose start fails.
-    struct Broken: AppModule {
-        struct DiskFull: Error, CustomStringConvertible {
-            var description: String { "disk full" }
-        }
-        func start(_ context: ModuleContext) async throws { throw DiskFull() }
-    }
 
     @Test func aLaunchAndAShutdownAreSpanTreesOfTheHooksTheModulesWrite() async throws {
         let tracer = InMemoryTracer()
@@ -83,14 +71,7 @@ import Tracing
 
     @Test func aFailedHookRecordsItsErrorAndTheLaunchSpanTheLaunchFailure() async throws {
         let tracer = InMemoryTracer()
-        var configuration = HostConfiguration()
-        configuration.tracer = tracer
-        configuration.log = .standardError(logLevel: .critical)
-        let host = ModuleHost(registry: try ModuleRegistry(declaring: [
-            ModuleDescriptor(name: "Store", level: .service) { Store() },
-            ModuleDescriptor(name: "Broken", after: ["Store"]) { Broken() },
-        ]), configuration: configuration)
-        await #expect(throws: HostError.self) { try await host.launch() }
+        try await ObservedModules.failLaunch { $0.tracer = tracer }
         let spans = tracer.finishedSpans
         let broken = try #require(spans.first { $0.operationName == "Broken start" })
         #expect(broken.attributes["section_registry.outcome"]?.toSpanAttribute() == "failed")

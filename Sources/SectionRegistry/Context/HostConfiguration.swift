@@ -1,6 +1,9 @@
 #if Tracing
 import Tracing
 #endif
+#if Metrics
+import CoreMetrics
+#endif
 
 /// How a ``ModuleHost`` runs its modules.
 public struct HostConfiguration: Sendable {
@@ -160,6 +163,15 @@ public struct HostConfiguration: Sendable {
     /// host is made; with none bootstrapped, that one records nothing.
     /// A test sets an `InMemoryTracer` here.
     public var tracer: (any Tracer)? = nil
+    #endif
+
+    #if Metrics
+    /// The factory of the host's metrics (modules running, each hook's and
+    /// drain's duration, shutdowns, hooks that did not end cleanly;
+    /// <doc:Metrics>). `nil`, the default: the factory the program
+    /// bootstrapped (`MetricsSystem.factory`), read when the host is made.
+    /// A test sets a `TestMetrics` here.
+    public var metricsFactory: (any MetricsFactory)? = nil
     #endif
 
     public init() {}

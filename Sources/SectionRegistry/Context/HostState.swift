@@ -1,6 +1,9 @@
 #if Tracing
 import Tracing
 #endif
+#if Metrics
+import CoreMetrics
+#endif
 
 /// The state a host shares with every module's context.
 @usableFromInline
@@ -20,6 +23,11 @@ final class HostState: Sendable {
     /// bootstrapped tracer.
     let spans: LifecycleSpans
     #endif
+    #if Metrics
+    /// The host's metrics, through ``HostConfiguration/metricsFactory`` or
+    /// the bootstrapped factory.
+    let metrics: HostMetrics
+    #endif
     /// Whether the host is ready, stopping, or cut short, and why it stops.
     let shutdown = ShutdownStage()
     /// Asks the host to stop for the module named (``ModuleHost/requestStop(_:)``):
@@ -38,6 +46,9 @@ final class HostState: Sendable {
         self.eventTimings = configuration.timesEventHandlers ? EventTimings(trace: trace) : nil
         #if Tracing
         self.spans = LifecycleSpans(tracer: configuration.tracer ?? InstrumentationSystem.tracer)
+        #endif
+        #if Metrics
+        self.metrics = HostMetrics(factory: configuration.metricsFactory ?? MetricsSystem.factory)
         #endif
     }
 

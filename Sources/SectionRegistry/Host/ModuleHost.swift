@@ -265,6 +265,9 @@ public actor ModuleHost {
         #if Tracing
         phase.endSpans(records)
         #endif
+        #if Metrics
+        recordMetrics(of: phase, records)
+        #endif
         phaseLog.append(LoggedPhase(phase: phase, records: records))
         report(phase, records)
         if shared.log.takes(.debug) {
@@ -401,6 +404,9 @@ public actor ModuleHost {
         lifecycle.changeRoster { roster in
             for module in started { roster.start(module) }
         }
+        #if Metrics
+        shared.metrics.started(started.count)
+        #endif
         if let interruption = interruption(of: start, startRecords, request: id, kind: kind) {
             throw await rollBack(started, created: modules, because: interruption)
         }

@@ -135,6 +135,9 @@ extension ModuleHost {
         #if Tracing
         shared.spans.beginShutdown(reason)
         #endif
+        #if Metrics
+        shared.metrics.shutdown(reason)
+        #endif
         requests.interruptBringUp()
         submit(requests.makeID(), .terminate) { host in await host.withShutdownSpan { await host.terminateNow() } }
         return true
@@ -144,6 +147,9 @@ extension ModuleHost {
     /// here, once; the last line of the shutdown names the module only.
     nonisolated func runFailed(_ outcome: HookOutcome) {
         failedRuns.withLock { $0.append(outcome) }
+        #if Metrics
+        shared.metrics.hook(outcome.module, .run, outcome: "failed", nanoseconds: nil)
+        #endif
         shared.log(.error, "SectionRegistry: module '\(outcome.module)' failed in run, stopping every module: \(outcome.resultDetail)",
                    module: outcome.module, phase: .run, duration: outcome.duration)
         requestStop(.runFailed(outcome.module))
@@ -267,6 +273,9 @@ extension ModuleHost {
         for (module, record) in zip(modules, records.hooks) where !record.ended {
             shared.forget(module.life)  // skipped: not forgotten by the runner
         }
+        #if Metrics
+        shared.metrics.stopped(modules.count)
+        #endif
         let runOutcomes = runs.outcomes(), hookOutcomes = Self.outcomes(of: phase, records)
         // Usually no run ended badly: the hooks' list as it is, not copied.
         return StopReport(modules: modules, outcomes: runOutcomes.isEmpty ? hookOutcomes : runOutcomes + hookOutcomes)

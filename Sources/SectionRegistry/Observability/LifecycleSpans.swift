@@ -71,7 +71,7 @@ final class LifecycleSpans: Sendable {
     /// no longer ready from this instant (the span's first event).
     func beginShutdown(_ reason: StopReason) {
         let span = tracer.startSpan("shutdown", context: .topLevel)
-        span.attributes[Attribute.stopReason] = reason.attributeValue
+        span.attributes[Attribute.stopReason] = reason.name
         span.addEvent("readiness withdrawn")
         shutdown.withLock { $0 = span }
     }
@@ -127,13 +127,11 @@ final class LifecycleSpans: Sendable {
         begin("\(module) drain", of: module, at: position)
     }
 
-    /// Ends a drain's span: the `run` ended (`drained`, or `failed` with
-    /// `failure`), or the wait gave up (`timedOut` past the drain limit,
-    /// `cutShort` by a second stop).
-    func endDrain(_ span: any Span, ended: Bool, failure: HookOutcome?, cutShort: Bool) {
+    /// Ends a drain's span as `outcome`, with `failure`'s error if the
+    /// `run` threw once asked.
+    func endDrain(_ span: any Span, _ outcome: DrainOutcome, failure: HookOutcome?) {
         let error: (any Error)? = if case .failed(let error)? = failure?.result { error } else { nil }
-        let outcome = !ended ? (cutShort ? "cutShort" : "timedOut") : error == nil ? "drained" : "failed"
-        endHook(span, outcome: outcome, error: error, at: .now)
+        endHook(span, outcome: outcome.rawValue, error: error, at: .now)
     }
 
     // MARK: Support
@@ -170,17 +168,4 @@ final class LifecycleSpans: Sendable {
     }
 }
 
-extension StopReason {
-    /// The reason as the shutdown span's attribute: its case's name.
-    fileprivate var attributeValue: String {
-        switch self {
-        case .signal: "signal"
-        case .terminate: "terminate"
-        case .runFailed: "runFailed"
-        case .moduleRequest: "moduleRequest"
-        case .cancelled: "cancelled"
-        case .gracefulShutdown: "gracefulShutdown"
-        }
-    }
-}
 #endif

@@ -56,3 +56,20 @@ public enum StopReason: Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
+
+#if Tracing || Metrics
+extension StopReason {
+    /// The reason as a span's attribute or a metric's dimension: its
+    /// case's name.
+    var name: String {
+        switch self {
+        case .signal: "signal"
+        case .terminate: "terminate"
+        case .runFailed: "runFailed"
+        case .moduleRequest: "moduleRequest"
+        case .cancelled: "cancelled"
+        case .gracefulShutdown: "gracefulShutdown"
+        }
+    }
+}
+#endif
