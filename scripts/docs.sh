@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # docs.sh: builds the DocC catalogs, Sources/SectionRegistry/SectionRegistry.docc
-# with the API of the SectionRegistry module (the ServiceLifecycle, Logging
-# and ArgumentParser traits' too) into .build-docs/SectionRegistry.doccarchive,
+# with the API of the SectionRegistry module (the ServiceLifecycle, Logging,
+# ArgumentParser, Tracing and Metrics traits' too) into
+# .build-docs/SectionRegistry.doccarchive,
 # and Sources/SectionRegistryTesting/SectionRegistryTesting.docc with the
 # testing kit's into .build-docs/SectionRegistryTesting.doccarchive, and
 # fails on any DocC warning (a symbol or article link that does not resolve
@@ -23,9 +24,9 @@ out=$PWD/.build-docs
 graphs=$out/symbol-graphs                    # every module the build compiles
 docc=$(command -v docc || echo "$(dirname "$(readlink -f "$(command -v swift)")")/docc")
 
-echo "== swift build --target SectionRegistryTesting (symbol graphs of the public API, SectionRegistry's with three traits)"
+echo "== swift build --target SectionRegistryTesting (symbol graphs of the public API, SectionRegistry's with five traits)"
 swift build --target SectionRegistryTesting --scratch-path "$out/build" \
-    --traits ServiceLifecycle,Logging,ArgumentParser \
+    --traits ServiceLifecycle,Logging,ArgumentParser,Tracing,Metrics \
     -Xswiftc -emit-symbol-graph \
     -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" \
     -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public \
