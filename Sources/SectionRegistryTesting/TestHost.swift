@@ -70,8 +70,9 @@ public final class TestHost: Sendable {
         return outcome
     }
 
-    /// Stops the host, as a SIGTERM would (every `run` drained in reverse
-    /// start order, then every stop hook), and returns what the shutdown
+    /// Stops the host, with the shutdown a SIGTERM begins (every `run`
+    /// drained in reverse start order, then every stop hook; its stop
+    /// reason is `StopReason.terminate`), and returns what the shutdown
     /// did; at once, with the same, if the host has stopped already. The
     /// end of the scope then throws nothing for it: the test has the
     /// outcomes.

@@ -34,6 +34,8 @@ import Tracing
         ], configuration: { $0.tracer = tracer }) { test in
             #expect(await test.stop().filter(\.isFailure).isEmpty)
         }
+        // Every span ended by the time the stop returned.
+        #expect(tracer.activeSpans.map(\.operationName) == [])
         let spans = tracer.finishedSpans
         let parents = Self.parents(spans)
         #expect(parents["launch"] == .some(nil), "the launch is a root: \(parents)")
@@ -63,6 +65,7 @@ import Tracing
         #expect(run.attributes["section_registry.outcome"]?.toSpanAttribute() == "cancelled", "it ended by cancelOnDrain")
         let drain = try #require(spans.first { $0.operationName == "Server drain" })
         #expect(drain.attributes["section_registry.outcome"]?.toSpanAttribute() == "drained")
+        #expect(run.status == nil && drain.status == nil && start.status == nil, "clean outcomes are no errors")
         let shutdown = try #require(spans.first { $0.operationName == "shutdown" })
         #expect(shutdown.attributes["section_registry.stop_reason"]?.toSpanAttribute() == "terminate")
         #expect(shutdown.events.map(\.name) == ["readiness withdrawn"])

@@ -19,16 +19,15 @@ extension ModuleHost {
     }
 
     /// Runs the shutdown's steps in the shutdown's span, begun when the
-    /// first stop was asked (``requestStop(_:)``), and ends it with how
-    /// many hooks and `run`s did not stop cleanly.
+    /// first stop was asked (``requestStop(_:)``); ``enter(_:)`` ends it,
+    /// as the host's status becomes final.
     @inline(__always)
     func withShutdownSpan(_ steps: () async -> Void) async {
         #if Tracing
-        await shared.spans.withShutdownSpan {
-            await steps()
-            if case .stopped(let failures) = lifecycle { return failures.count }
-            return 0
-        }
+        await shared.spans.withShutdownSpan(steps)
+        // A host whose launch had failed does not change its status: its
+        // shutdown's span ends here.
+        shared.spans.endShutdown(failures: 0)
         #else
         await steps()
         #endif

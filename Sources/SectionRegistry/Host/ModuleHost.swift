@@ -173,6 +173,12 @@ public actor ModuleHost {
     func enter(_ next: HostLifecycle) {
         lifecycle = next
         let status = next.status(stoppingFor: stopReason ?? .terminate)
+        #if Tracing
+        // Ended before the status is published: a caller that waited for
+        // the stop finds the shutdown's span ended.
+        if case .stopped(let failures) = status { shared.spans.endShutdown(failures: failures.count) }
+        if case .launchFailed = status { shared.spans.endShutdown(failures: 0) }
+        #endif
         if status.isRunning { shared.shutdown.markReady() }
         statusBroadcast.publish(status)
         // The metadata is no autoclosure: made only if the log takes it.

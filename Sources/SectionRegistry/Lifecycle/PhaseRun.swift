@@ -336,7 +336,7 @@ final class PhaseRun: Sendable {
                 return spans.closed
             }
             // The phase was cut short between this hook's start and now.
-            if closed { module.context.host.spans.endHook(span, outcome: "cutOff", error: nil, at: .now) }
+            if closed { module.context.host.spans.endHook(span, outcome: "cutOff", clean: false, error: nil, at: .now) }
             let hook = await InstrumentationContext.withValue(span.context) { await Self.call(module, phase, runs: nil) }
             guard case .completed = hook, let runs else { return hook }
             do {
@@ -363,7 +363,8 @@ final class PhaseRun: Sendable {
         for (position, span) in begun {
             let record = records[position]
             let end = record.ended ? MonotonicInstant(nanoseconds: record.start.nanoseconds + record.elapsed) : .now
-            modules[position].context.host.spans.endHook(span, outcome: "\(record.end)", error: records.error(at: position), at: end)
+            modules[position].context.host.spans.endHook(span, outcome: "\(record.end)", clean: record.end == .completed,
+                                                         error: records.error(at: position), at: end)
         }
     }
     #endif

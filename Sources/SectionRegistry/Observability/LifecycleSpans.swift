@@ -35,6 +35,7 @@ final class LifecycleSpans: Sendable {
         static let outcome = "section_registry.outcome"
         static let stopReason = "section_registry.stop_reason"
         static let modules = "section_registry.modules"
+        static let failures = "section_registry.failures"
     }
 
     func note(level: ModuleLevel, ofModuleAt position: Int) {
@@ -76,15 +77,23 @@ final class LifecycleSpans: Sendable {
         shutdown.withLock { $0 = span }
     }
 
-    /// Runs the shutdown's steps in its span, then ends it, with the
-    /// number of hooks and `run`s that did not end cleanly.
-    func withShutdownSpan(isolation: isolated (any Actor)? = #isolation, _ steps: () async -> Int) async {
-        guard let span = shutdown.withLock({ $0 }) else {
-            _ = await steps()
-            return
-        }
-        let failures = await InstrumentationContext.withValue(span.context) { await steps() }
-        span.attributes["section_registry.failures"] = failures
+    /// Runs the shutdown's steps in its span, the task's span while they
+    /// run.
+    func withShutdownSpan(isolation: isolated (any Actor)? = #isolation, _ steps: () async -> Void) async {
+        guard let span = shutdown.withLock({ $0 }) else { return await steps() }
+        await InstrumentationContext.withValue(span.context) { await steps() }
+    }
+
+    /// Ends the shutdown's span, if one began and is not ended yet, with
+    /// the number of hooks and `run`s that did not stop cleanly: before the
+    /// host publishes its final status, so that whoever waits for that
+    /// status finds the span ended.
+    func endShutdown(failures: Int) {
+        guard let span = shutdown.withLock({ shutdown in
+            defer { shutdown = nil }
+            return shutdown
+        }) else { return }
+        span.attributes[Attribute.failures] = failures
         if failures > 0 { span.setStatus(SpanStatus(code: .error, message: "\(failures) did not stop cleanly")) }
         span.end()
     }
@@ -98,12 +107,13 @@ final class LifecycleSpans: Sendable {
     }
 
     /// Ends a hook's span: it ended as `outcome` (a `HookRecord.End`'s
-    /// name) at `end`, with `error` if it failed.
-    func endHook(_ span: any Span, outcome: String, error: (any Error)?, at end: MonotonicInstant) {
+    /// name) at `end`, with `error` if it failed. An outcome that is not
+    /// `clean` sets the span's status to error.
+    func endHook(_ span: any Span, outcome: String, clean: Bool, error: (any Error)?, at end: MonotonicInstant) {
         span.attributes[Attribute.outcome] = outcome
         if let error {
             fail(span, error)
-        } else if outcome != "completed" {
+        } else if !clean {
             span.setStatus(SpanStatus(code: .error, message: outcome))
         }
         span.end(at: Self.instant(of: end))
@@ -113,9 +123,9 @@ final class LifecycleSpans: Sendable {
     /// or gave way to its cancellation (`result` is `nil`: `cancelled`).
     func endRun(_ span: any Span, _ result: HookOutcome.Result?, at end: MonotonicInstant) {
         switch result {
-        case .failed(let error): endHook(span, outcome: "failed", error: error, at: end)
-        case nil: endHook(span, outcome: "cancelled", error: nil, at: end)
-        case .some: endHook(span, outcome: "completed", error: nil, at: end)
+        case .failed(let error): endHook(span, outcome: "failed", clean: false, error: error, at: end)
+        case nil: endHook(span, outcome: "cancelled", clean: true, error: nil, at: end)
+        case .some: endHook(span, outcome: "completed", clean: true, error: nil, at: end)
         }
     }
 
@@ -131,7 +141,7 @@ final class LifecycleSpans: Sendable {
     /// `run` threw once asked.
     func endDrain(_ span: any Span, _ outcome: DrainOutcome, failure: HookOutcome?) {
         let error: (any Error)? = if case .failed(let error)? = failure?.result { error } else { nil }
-        endHook(span, outcome: outcome.rawValue, error: error, at: .now)
+        endHook(span, outcome: outcome.rawValue, clean: outcome == .drained, error: error, at: .now)
     }
 
     // MARK: Support
