@@ -25,8 +25,14 @@
 #
 # BENCH_TRAITS=Tracing,Metrics (say) turns those package traits of
 # SectionRegistry on in the generated package: what the traits cost the
-# same programs (Tracing.md and Metrics.md's figures).
+# same programs (Tracing.md and Metrics.md's figures). BENCH_HOOKS=1 gives
+# every module a start and a stop hook, empty: what the host's work per
+# hook costs (the hand-written main calls begin and end either way).
 set -euo pipefail
+hooks=""
+if [ "${BENCH_HOOKS:-0}" = 1 ]; then
+    hooks="; public func start(_ context: ModuleContext) async throws {}; public func stop(_ context: ModuleContext) async throws {}"
+fi
 
 out=$1
 shift
@@ -50,7 +56,7 @@ for n in "$@"; do
         echo 'import SectionRegistry'
         echo '/// What a hand-written main calls: a start and a stop per service.'
         echo 'public protocol HandStarted { func begin() async; func end() async }'
-        awk '{ print "public final class " $0 ": AppModule, HandStarted { public init() {}; public func begin() async {}; public func end() async {} }";
+        awk -v hooks="$hooks" '{ print "public final class " $0 ": AppModule, HandStarted { public init() {}; public func begin() async {}; public func end() async {}" hooks " }";
                print "@c(app_module_" $0 ") func make" $0 "() -> AppModuleHandle { AppModuleHandle(" $0 "()) }" }' <<<"$names"
     } >"$out/Sources/Modules$n/Modules.swift"
     cat >"$out/Sources/HostedApp$n/main.swift" <<SWIFT

@@ -7,7 +7,7 @@ extension ModuleHost {
         for position in records.indices {
             let record = records[position], module = phase.modules[position]
             guard module.reportsHook(of: phase.phase, endingAs: record.end) else { continue }
-            shared.metrics.hook(module.name, phase.phase, outcome: "\(record.end)", nanoseconds: record.ended ? record.elapsed : nil)
+            shared.metrics.hook(module.name, phase.phase, outcome: record.end.name, nanoseconds: record.ended ? record.elapsed : nil)
         }
     }
 }

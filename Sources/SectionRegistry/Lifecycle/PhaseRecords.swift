@@ -75,3 +75,19 @@ struct PhaseRecords: Sendable {
         }
     }
 }
+
+#if Tracing || Metrics
+extension HookRecord.End {
+    /// The case's name, as a span's outcome or a metric's dimension: a
+    /// literal, not `"\(end)"`, which finds the name by reflection each time.
+    var name: String {
+        switch self {
+        case .completed: "completed"
+        case .failed: "failed"
+        case .timedOut: "timedOut"
+        case .cutOff: "cutOff"
+        case .skipped: "skipped"
+        }
+    }
+}
+#endif

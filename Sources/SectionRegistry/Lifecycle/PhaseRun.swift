@@ -363,7 +363,7 @@ final class PhaseRun: Sendable {
         for (position, span) in begun {
             let record = records[position]
             let end = record.ended ? MonotonicInstant(nanoseconds: record.start.nanoseconds + record.elapsed) : .now
-            modules[position].context.host.spans.endHook(span, outcome: "\(record.end)", clean: record.end == .completed,
+            modules[position].context.host.spans.endHook(span, outcome: record.end.name, clean: record.end == .completed,
                                                          error: records.error(at: position), at: end)
         }
     }

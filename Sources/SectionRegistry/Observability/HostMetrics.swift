@@ -11,9 +11,14 @@ final class HostMetrics: Sendable {
     let factory: any MetricsFactory
     /// The modules started and not yet stopped: the gauge's value.
     private let running = Locked(0)
+    private let modulesRunning: Gauge
+    /// The hook timers made, by module and phase: a timer is made once,
+    /// not at every hook (making one asks the factory, each time).
+    private let hookTimers = Locked<[String: Timer]>([:])
 
     init(factory: any MetricsFactory) {
         self.factory = factory
+        modulesRunning = Gauge(label: Name.modulesRunning, factory: factory)
     }
 
     /// The names of the metrics (Prometheus-style: a backend that exports
@@ -43,7 +48,7 @@ final class HostMetrics: Sendable {
             running += change
             return running
         }
-        Gauge(label: Name.modulesRunning, factory: factory).record(now)
+        modulesRunning.record(now)
     }
 
     /// A hook `module` writes, of `phase`, ended as `outcome` (a
@@ -51,8 +56,14 @@ final class HostMetrics: Sendable {
     /// `nanoseconds`; one that did not complete is counted as a failure too.
     func hook(_ module: String, _ phase: LifecyclePhase, outcome: String, nanoseconds: Int64?) {
         if let nanoseconds {
-            Timer(label: Name.hookDuration, dimensions: [("module", module), ("phase", phase.rawValue)], factory: factory)
-                .recordNanoseconds(nanoseconds)
+            let key = module + " " + phase.rawValue
+            let timer = hookTimers.withLock { timers in
+                if let timer = timers[key] { return timer }
+                let timer = Timer(label: Name.hookDuration, dimensions: [("module", module), ("phase", phase.rawValue)], factory: factory)
+                timers[key] = timer
+                return timer
+            }
+            timer.recordNanoseconds(nanoseconds)
         }
         if outcome != "completed" {
             Counter(label: Name.failures, dimensions: [("module", module), ("phase", phase.rawValue), ("outcome", outcome)], factory: factory)

@@ -103,13 +103,14 @@ final class LifecycleSpans: Sendable {
     /// Begins the span of `module`'s hook of `phase`, a child of the
     /// task's current span.
     func beginHook(_ module: String, at position: Int, _ phase: LifecyclePhase) -> any Span {
-        begin("\(module) \(phase)", of: module, at: position, [Attribute.phase: phase.rawValue])
+        begin(module + " " + phase.rawValue, of: module, at: position, [Attribute.phase: phase.rawValue])
     }
 
     /// Ends a hook's span: it ended as `outcome` (a `HookRecord.End`'s
     /// name) at `end`, with `error` if it failed. An outcome that is not
     /// `clean` sets the span's status to error.
     func endHook(_ span: any Span, outcome: String, clean: Bool, error: (any Error)?, at end: MonotonicInstant) {
+        guard span.isRecording else { return span.end(at: Self.instant(of: end)) }
         span.attributes[Attribute.outcome] = outcome
         if let error {
             fail(span, error)
@@ -134,7 +135,7 @@ final class LifecycleSpans: Sendable {
     /// Begins the span of the drain of `module`'s `run`, as it is asked
     /// to finish.
     func beginDrain(_ module: String, at position: Int) -> any Span {
-        begin("\(module) drain", of: module, at: position)
+        begin(module + " drain", of: module, at: position)
     }
 
     /// Ends a drain's span as `outcome`, with `failure`'s error if the
@@ -150,6 +151,9 @@ final class LifecycleSpans: Sendable {
     /// with the module's name and level, and `attributes`.
     private func begin(_ name: String, of module: String, at position: Int, _ attributes: [String: String] = [:]) -> any Span {
         let span = tracer.startSpan(name, context: InstrumentationContext.current ?? .topLevel)
+        // A span that records nothing (no tracer bootstrapped, or not
+        // sampled) is given no attributes: most of a hook's cost here.
+        guard span.isRecording else { return span }
         var attributes = attributes
         attributes[Attribute.module] = module
         if let level = levels.withLock({ $0[position] }) { attributes[Attribute.level] = "\(level)" }
