@@ -72,6 +72,7 @@ let package = Package(
         .trait(name: "Hummingbird", description: "ModuleContext.serve(_:) runs a Hummingbird 2 Application as a module's run for a deploy that loses no accepted request: readiness reported once it listens, intake stopped at the host's intake step (Linux), Connection: close once the shutdown began, a graceful shutdown at the module's drain.", enabledTraits: ["ServiceLifecycle"]),
         .trait(name: "Tracing", description: "swift-distributed-tracing spans for the host's work: the launch, each hook a module writes (its run from begin to end), the shutdown and each of its steps, with the module's name, level and outcome; a module's own spans nest under its hook's. HostConfiguration.tracer, ModuleContext.tracer."),
         .trait(name: "Metrics", description: "swift-metrics for the host's work: modules running (gauge), each hook's and each drain's duration per module (timers), shutdowns by stop reason and hooks that did not end cleanly (counters). HostConfiguration.metricsFactory."),
+        .trait(name: "Configuration", description: "swift-configuration for modules and the host: ModuleContext.config, a ConfigReader scoped to the module's name, from the providers in HostConfiguration.configProviders (the environment by default); the host's own settings under sectionRegistry; a reloading provider runs for the host's life and its changes call the modules' reload hooks.", enabledTraits: ["ServiceLifecycle"]),
         .trait(name: "ArgumentParser", description: "A command-line tool made of modules: the linked features offer swift-argument-parser subcommands, and ModuleHost.main(command:) parses, runs and exits with ArgumentParser's statuses after stopping the modules."),
         .default(enabledTraits: []),
     ],
@@ -84,6 +85,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: [.defaults, "Reloading", "CommandLineArguments"]),
     ],
     targets: [
         // The record ABI, the APP_MODULE macro and the section anchor.
@@ -119,6 +121,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
                 .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+                .product(name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
             ]
         ),
         // A test host for a package's own modules (the testing article).
@@ -198,6 +201,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["ArgumentParser"])),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["Tracing"])),
                 .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+                .product(name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Configuration"])),
             ]
         ),
         // SectionRegistryTesting's tests, and the testing article's example

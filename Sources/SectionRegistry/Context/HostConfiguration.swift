@@ -1,3 +1,6 @@
+#if Configuration
+import Configuration
+#endif
 #if Tracing
 import Tracing
 #endif
@@ -172,6 +175,28 @@ public struct HostConfiguration: Sendable {
     /// bootstrapped (`MetricsSystem.factory`), read when the host is made.
     /// A test sets a `TestMetrics` here.
     public var metricsFactory: (any MetricsFactory)? = nil
+    #endif
+
+    #if Configuration
+    /// Where ``ModuleContext/config`` and the host's own settings are read
+    /// (<doc:Configuration>), queried in order until one has the key.
+    /// `nil`, the default: the environment (``environment``), so that
+    /// `orders.database.host` of module `Orders` is `ORDERS_DATABASE_HOST`.
+    /// A program adds files and arguments here:
+    ///
+    /// ```swift
+    /// configuration.configProviders = [
+    ///     CommandLineArgumentsProvider(),
+    ///     EnvironmentVariablesProvider(),
+    ///     try await ReloadingFileProvider<JSONSnapshot>(filePath: "/etc/app/config.json"),
+    /// ]
+    /// ```
+    ///
+    /// A provider that is a swift-service-lifecycle `Service` (a
+    /// `ReloadingFileProvider`) runs, in ``ModuleHost/run()``, from before the
+    /// first module's `setUp` until the last module stopped; each change it
+    /// finds calls the modules' ``AppModule/reload(_:)``.
+    public var configProviders: [any ConfigProvider]? = nil
     #endif
 
     public init() {}

@@ -1,3 +1,6 @@
+#if Configuration
+import Configuration
+#endif
 #if Tracing
 import Tracing
 #endif
@@ -23,6 +26,13 @@ final class HostState: Sendable {
     /// bootstrapped tracer.
     let spans: LifecycleSpans
     #endif
+    #if Configuration
+    /// The configuration modules and the host read (``HostConfiguration/configProviders``).
+    let config: ConfigurationSource
+    /// What is wrong with the host's settings in ``config``: the launch
+    /// fails on it.
+    let settingsProblems: [String]
+    #endif
     #if Metrics
     /// The host's metrics, through ``HostConfiguration/metricsFactory`` or
     /// the bootstrapped factory.
@@ -40,6 +50,14 @@ final class HostState: Sendable {
     let runFailed = Locked<(@Sendable (HookOutcome) -> Void)?>(nil)
 
     init(configuration: HostConfiguration) {
+        #if Configuration
+        // The host's settings in the configuration win over the program's:
+        // they are the operator's.
+        let config = ConfigurationSource(configuration: configuration)
+        let (configuration, problems) = config.settings(over: configuration)
+        self.config = config
+        self.settingsProblems = problems
+        #endif
         self.configuration = configuration
         self.log = HostLog(handler: configuration.log, slowHookThreshold: configuration.slowHookThreshold)
         self.trace = configuration.tracePath.map(LaunchTrace.init(path:))
@@ -49,6 +67,21 @@ final class HostState: Sendable {
         #endif
         #if Metrics
         self.metrics = HostMetrics(factory: configuration.metricsFactory ?? MetricsSystem.factory)
+        #endif
+        #if Configuration
+        config.lookups.warn.withLock { $0 = { [weak self] problem in self?.log(.warning, "SectionRegistry: configuration: \(problem)") } }
+        #endif
+    }
+
+    /// `error`, as a hook threw it, or explained: under the `Configuration`
+    /// trait, a failed read of the configuration becomes a
+    /// ``ConfigurationError`` that names the key as each provider spells it.
+    @inline(__always)
+    func explained(_ error: any Error) -> any Error {
+        #if Configuration
+        config.explained(error)
+        #else
+        error
         #endif
     }
 

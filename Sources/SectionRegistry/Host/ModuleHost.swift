@@ -81,8 +81,10 @@ public actor ModuleHost {
     /// A host for the modules of `registry`, not yet launched.
     public init(registry: ModuleRegistry, configuration: HostConfiguration = HostConfiguration()) {
         self.registry = registry
-        self.configuration = configuration
         self.shared = HostState(configuration: configuration)
+        // With the host's settings from its configuration (the
+        // Configuration trait), if it has any.
+        self.configuration = shared.configuration
         self.requests = HostRequests(stage: shared.shutdown)
         // Weak: the state outlives nothing, but a module's context may.
         shared.requestStop.withLock { $0 = { [weak self] module in self?.requestStop(.moduleRequest(module)) } }
@@ -324,6 +326,9 @@ public actor ModuleHost {
         let start = clock.now
         do throws(HostError) {
             guard !requests.isInterrupted(id, .launch) else { throw .cancelled(rollback: []) }
+            #if Configuration
+            guard shared.settingsProblems.isEmpty else { throw .invalidSetting(shared.settingsProblems) }
+            #endif
             let plan: StartPlan
             do {
                 plan = try StartPlan(registry.modules, disabled: configuration.allDisabledModules)

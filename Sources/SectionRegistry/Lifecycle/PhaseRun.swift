@@ -343,7 +343,7 @@ final class PhaseRun: Sendable {
                 try await runs.beginRun(of: module)
                 return .completed
             } catch {
-                return .failed(error)
+                return .failed(module.context.host.explained(error))
             }
         }
         #endif
@@ -382,7 +382,7 @@ final class PhaseRun: Sendable {
             try await runs?.beginRun(of: module)
             return .completed
         } catch {
-            return .failed(error)
+            return .failed(module.context.host.explained(error))
         }
     }
 

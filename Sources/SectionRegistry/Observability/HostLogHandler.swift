@@ -18,7 +18,7 @@ import Glibc
 /// than ``HostConfiguration/slowHookThreshold`` and time limits hit at
 /// ``LogLevel/warning``, failures at ``LogLevel/error``. Metadata names the
 /// `module`, the `phase` and the `duration` (in milliseconds) where they
-/// apply. The default, ``standardError(logLevel:)``, writes lines to
+/// apply. The default, ``standardError(logLevel:timestamps:)``, writes lines to
 /// standard error.
 public struct HostLogHandler: Sendable {
     /// Messages below this level are neither built nor passed on.
@@ -42,20 +42,46 @@ public struct HostLogHandler: Sendable {
 
     /// One line per message on standard error, `LEVEL message key=value ...`,
     /// metadata sorted by key; at `logLevel`, by default
-    /// ``environmentLevel``.
-    public static func standardError(logLevel: LogLevel = environmentLevel) -> HostLogHandler {
-        HostLogHandler(logLevel: logLevel) { level, message, metadata in
+    /// ``environmentLevel``. With `timestamps`, each line begins with the
+    /// time it was written, UTC to the millisecond
+    /// (`2026-11-29T13:58:01.123Z INFO ...`): what a log read outside a
+    /// journal, which stamps lines itself, needs.
+    public static func standardError(logLevel: LogLevel = environmentLevel, timestamps: Bool = false) -> HostLogHandler {
+        var handler = HostLogHandler(logLevel: logLevel) { level, message, metadata in
             // One write per line, so that lines of concurrent tasks do not mix.
-            let bytes = Array(line(level: level, message: message, metadata: metadata).utf8)
+            let stamp = timestamps ? timestamp() + " " : ""
+            let bytes = Array((stamp + line(level: level, message: message, metadata: metadata)).utf8)
             _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
         }
+        handler.writesStandardError = true
+        return handler
     }
 
-    /// The line ``standardError(logLevel:)`` writes for one message, with
+    /// Whether this is ``standardError(logLevel:timestamps:)``'s handler:
+    /// the one a configuration's `sectionRegistry.logTimestamps` can turn
+    /// timestamps on in.
+    var writesStandardError = false
+
+    /// The line ``standardError(logLevel:timestamps:)`` writes for one message, with
     /// its newline. Package: SectionRegistryTesting's lines print the same.
     package static func line(level: LogLevel, message: String, metadata: [String: String]) -> String {
         let fields = metadata.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
         return "\(level.rawValue.uppercased()) \(message)\(fields)\n"
+    }
+
+    /// Now, as `2026-11-29T13:58:01.123Z`.
+    static func timestamp() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var parts = tm()
+        var seconds = now.tv_sec
+        gmtime_r(&seconds, &parts)
+        func padded(_ value: Int32, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(padded(parts.tm_year + 1900, 4))-\(padded(parts.tm_mon + 1, 2))-\(padded(parts.tm_mday, 2))T"
+            + "\(padded(parts.tm_hour, 2)):\(padded(parts.tm_min, 2)):\(padded(parts.tm_sec, 2)).\(padded(Int32(now.tv_nsec / 1_000_000), 3))Z"
     }
 
     /// The environment variable that sets the default level: one of

@@ -16,7 +16,7 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
     /// `switch` over codes needs a `default`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: Hashable, Sendable {
-            case alreadyLaunched, invalidOrder, moduleFailed, cancelled, timeLimitExceeded, factoryNotAHandle, factoryOtherVersion, factoryOtherCopy, notRunning, hasDependents, signalsInUse, notLaunched, cannotOpen, untrustedFile, noSection, alreadyLoaded, invalidRegistry, duplicateName, dependencyNotRunning, notLoaded, calledFromHook, stopping
+            case alreadyLaunched, invalidOrder, moduleFailed, cancelled, timeLimitExceeded, factoryNotAHandle, factoryOtherVersion, factoryOtherCopy, notRunning, hasDependents, signalsInUse, notLaunched, cannotOpen, untrustedFile, noSection, alreadyLoaded, invalidRegistry, duplicateName, dependencyNotRunning, notLoaded, calledFromHook, stopping, invalidSetting
         }
 
         private let value: Value
@@ -108,6 +108,11 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
         /// once. The shutdown stops every module in its turn.
         /// ``HostError/reason`` names the request.
         public static let stopping = Code(.stopping)
+        /// A setting of the host's in its configuration (under the
+        /// `Configuration` trait, a `sectionRegistry` key) is not of its
+        /// type; ``HostError/reason`` names the key, the provider and the
+        /// value. Nothing was launched.
+        public static let invalidSetting = Code(.invalidSetting)
     }
 
     /// What went wrong.
@@ -211,6 +216,10 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
     }
 
     static let signalsInUse = HostError(.signalsInUse)
+
+    static func invalidSetting(_ problems: [String]) -> HostError {
+        HostError(.invalidSetting, reason: problems.joined(separator: "; "))
+    }
 
     package static func notRunning(_ module: String) -> HostError {
         HostError(.notRunning, module: module)
@@ -333,6 +342,8 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
             return "\(reason ?? "a request") was asked by the run of module '\(name)' while the host stops that run "
                 + "(a shutdown, or its removal): refused at once, since it would wait for the run; "
                 + "every module is stopped in its turn, so the run may just finish and return"
+        case .invalidSetting:
+            return "the host's configuration: \(reason ?? ""); nothing was launched: fix the value where the provider reads it"
         case .signalsInUse:
             return "another ModuleHost.run() in this process serves SIGTERM, SIGINT, SIGHUP, SIGUSR1 and SIGUSR2: "
                 + "set HostConfiguration.servesSignals to false for every host but one, and stop the others by cancelling the tasks that run them"

@@ -64,13 +64,15 @@ extension ModuleHost {
             // body.
             await onGracefulShutdown({ self.requestStop(.gracefulShutdown) }) {
                 await withTaskCancellationHandler {
-                    do throws(HostError) {
-                        try await self.launch()
-                    } catch {
-                        return error.code == .cancelled ? nil : error
+                    await watchingConfiguration {
+                        do throws(HostError) {
+                            try await self.launch()
+                        } catch {
+                            return error.code == .cancelled ? nil : error
+                        }
+                        _ = await self.waitUntilFinal()
+                        return nil
                     }
-                    _ = await self.waitUntilFinal()
-                    return nil
                 } onCancel: {
                     // During a shutdown, a cancellation escalates as a
                     // second signal does: a ServiceGroup past its
@@ -150,6 +152,15 @@ extension ModuleHost {
             shared.log(.warning, "SectionRegistry: the broadcast of \(leftBehind.joined(separator: ", ")) did not end when cancelled: left behind")
         }
     }
+
+    #if !Configuration
+    /// Without the `Configuration` trait, there is no configuration to
+    /// watch: only `body` (Process/ModuleHost+Configuration.swift).
+    @inline(__always)
+    nonisolated func watchingConfiguration<Result: Sendable>(_ body: () async -> Result) async -> Result {
+        await body()
+    }
+    #endif
 
     private nonisolated func broadcastIgnoringReport(_ event: some ModuleEvent) async {
         _ = await broadcast(event)

@@ -1,0 +1,54 @@
+// Under the `Configuration` trait, what `run()` does with the program's
+// configuration while the modules live (Configuration.md): it runs the
+// providers that are services and turns each change into a reload.
+#if Configuration
+import Configuration
+import ServiceLifecycle
+import ServiceLifecycleTestKit
+
+extension ModuleHost {
+    /// Runs `body` while the configuration is watched: each provider that
+    /// is a `Service` (a `ReloadingFileProvider`) runs from before `body`
+    /// (the launch, so before the first `setUp`) until it returns (the last
+    /// module stopped), as child tasks; each change of the configuration
+    /// after the first snapshot calls the modules' reload hooks, as SIGHUP
+    /// does.
+    nonisolated func watchingConfiguration<Result: Sendable>(_ body: () async -> Result) async -> Result {
+        let source = shared.config
+        return await withTaskGroup(of: Void.self) { group in
+            for service in source.services {
+                group.addTask {
+                    do {
+                        // A graceful-shutdown scope of its own: a ServiceGroup
+                        // that runs the host shuts the provider down only
+                        // when the host is done, by this task's cancellation.
+                        try await testGracefulShutdown { _ in try await service.run() }
+                    } catch where !(error is CancellationError) {
+                        self.shared.log(.warning, "SectionRegistry: configuration provider \(type(of: service)) stopped: \(error); "
+                            + "its later changes are not read")
+                    } catch {}
+                }
+            }
+            group.addTask {
+                try? await source.reader.watchSnapshot { updates in
+                    var first = true
+                    for await _ in updates {
+                        // The first snapshot is the one the launch reads.
+                        if first { first = false } else { self.reloadForConfigurationChange() }
+                    }
+                }
+            }
+            defer { group.cancelAll() }
+            return await body()
+        }
+    }
+
+    /// Asks for a reload, as SIGHUP does, unless the host stops.
+    private nonisolated func reloadForConfigurationChange() {
+        guard !shared.shutdown.hasBegun else { return }
+        shared.log(.info, "SectionRegistry: the configuration changed, reloading")
+        let id = requests.makeID()
+        submit(id, .reload) { host in _ = await host.reloadNow(request: id) }
+    }
+}
+#endif
