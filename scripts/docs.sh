@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # docs.sh: builds the DocC catalogs, Sources/SectionRegistry/SectionRegistry.docc
 # with the API of the SectionRegistry module (the ServiceLifecycle, Logging,
-# ArgumentParser, Tracing and Metrics traits' too) into
+# ArgumentParser, Tracing, Metrics and Configuration traits' too) into
 # .build-docs/SectionRegistry.doccarchive,
 # and Sources/SectionRegistryTesting/SectionRegistryTesting.docc with the
 # testing kit's into .build-docs/SectionRegistryTesting.doccarchive, and
@@ -24,9 +24,9 @@ out=$PWD/.build-docs
 graphs=$out/symbol-graphs                    # every module the build compiles
 docc=$(command -v docc || echo "$(dirname "$(readlink -f "$(command -v swift)")")/docc")
 
-echo "== swift build --target SectionRegistryTesting (symbol graphs of the public API, SectionRegistry's with five traits)"
+echo "== swift build --target SectionRegistryTesting (symbol graphs of the public API, SectionRegistry's with six traits)"
 swift build --target SectionRegistryTesting --scratch-path "$out/build" \
-    --traits ServiceLifecycle,Logging,ArgumentParser,Tracing,Metrics \
+    --traits ServiceLifecycle,Logging,ArgumentParser,Tracing,Metrics,Configuration \
     -Xswiftc -emit-symbol-graph \
     -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" \
     -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public \

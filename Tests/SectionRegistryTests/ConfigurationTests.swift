@@ -38,6 +38,19 @@ import Testing
         configuration.log = .standardError(logLevel: .critical)
     }
 
+    /// A log that keeps its lines, `LEVEL message`.
+    static func recorded(_ lines: Journal, _ configuration: inout HostConfiguration) {
+        configuration.log = HostLogHandler(logLevel: .info) { level, message, _ in lines.append("\(level.rawValue.uppercased()) \(message)") }
+    }
+
+    /// Reads `database.port` with a default, and nothing required.
+    struct Lenient: AppModule {
+        let seen: Journal
+        func setUp(_ context: ModuleContext) async throws {
+            seen.append("port \(context.config.int(forKey: "database.port", default: 5432))")
+        }
+    }
+
     @Test func aModuleReadsTheConfigurationUnderItsNameFromTheEnvironmentByDefault() async throws {
         let seen = Journal()
         try await withTestHost([Self.orders(seen)], configuration: {
@@ -63,6 +76,7 @@ import Testing
         #expect(error?.description == "SectionRegistry: module 'Orders' failed in setUp: orders.database.host: no provider has it "
             + "(EnvironmentVariablesProvider: ORDERS_DATABASE_HOST; InMemoryProvider[defaults]: orders.database.host): set it in one of them "
             + "(no module had started)")
+        ArticleQuotes.expectQuoted(in: "Configuration.md", startingWith: "module 'Orders' failed in setUp", printed: error?.description ?? "")
     }
 
     @Test func aValueNotOfItsTypeFailsSetUpNamingWhereItCameFrom() async throws {
@@ -79,6 +93,23 @@ import Testing
             + "(Config value for key 'ORDERS_DATABASE_PORT' failed to convert to type int.): fix it there")
     }
 
+    @Test func aValueNotOfItsTypeThatAReadWithADefaultPassesOverIsLoggedOnce() async throws {
+        let seen = Journal(), lines = Journal()
+        try await withTestHost([
+            ModuleDescriptor(name: "Orders") { Lenient(seen: seen) },
+        ], configuration: {
+            Self.recorded(lines, &$0)
+            $0.environment = ["ORDERS_DATABASE_PORT": "fifty"]
+        }) { test in
+            await test.host.reload()
+            #expect(await test.stop().filter(\.isFailure).isEmpty)
+        }
+        #expect(seen.all == ["port 5432"])
+        let warnings = lines.all.filter { $0.hasPrefix("WARNING") }
+        #expect(warnings.count == 1, "once a key: \(warnings)")
+        ArticleQuotes.expectQuoted(in: "Configuration.md", startingWith: "configuration: orders.database.port", printed: warnings.joined(separator: "\n"))
+    }
+
     @Test func aChangeOfTheConfigurationCallsTheReloadHooks() async throws {
         let seen = Journal()
         let provider = MutableInMemoryProvider(initialValues: ["orders.database.host": "blue", "orders.database.port": 5432])
@@ -86,6 +117,8 @@ import Testing
         Self.quiet(&configuration)
         configuration.servesSignals = false
         configuration.configProviders = [provider]
+        let lines = Journal()
+        Self.recorded(lines, &configuration)
         let host = ModuleHost(registry: try ModuleRegistry(declaring: [Self.orders(seen)]), configuration: configuration)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await host.run() }
@@ -96,6 +129,7 @@ import Testing
             try await group.waitForAll()
         }
         #expect(seen.all == ["setUp blue:5432", "reload green"])
+        ArticleQuotes.expectQuoted(in: "Configuration.md", startingWith: "the configuration changed", printed: lines.all.joined(separator: "\n"))
     }
 
     @Test func theHostsSettingsComeFromTheSameConfigurationCommandLineFirst() async throws {
@@ -122,6 +156,7 @@ import Testing
         #expect(error?.code == .invalidSetting)
         #expect(error?.description.contains("sectionRegistry.drainTimeLimit") == true, "\(String(describing: error))")
         #expect(error?.description.contains("SECTION_REGISTRY_DRAIN_TIME_LIMIT") == true, "\(String(describing: error))")
+        ArticleQuotes.expectQuoted(in: "Configuration.md", startingWith: "the host's configuration", printed: error?.description ?? "")
     }
 }
 #endif

@@ -20,6 +20,10 @@ import Glibc
         ("another library put its handler of SIGTERM", "StressTests.aHandlerAnotherLibraryPutsOverTheHostsIsTakenBackAndCalledToo"),
         ("SIGTERM was taken in this process", "StressTests.aSignalTakenBeforeTheHostServesItIsAWarningNamingTheFix"),
         ("refusing to load plugin /opt/app/plugins/libReports.so: folder", "PluginTrustTests.aPluginInAFolderEveryUserMayWriteIsRefusedAndLoadsOnceTheFolderIsFixed"),
+        ("module 'Orders' failed in setUp", "ConfigurationTests.aMissingRequiredValueFailsSetUpNamingTheModuleTheKeyAndEachProvider (Configuration trait)"),
+        ("configuration: orders.database.port", "ConfigurationTests.aValueNotOfItsTypeThatAReadWithADefaultPassesOverIsLoggedOnce (Configuration trait)"),
+        ("the configuration changed", "ConfigurationTests.aChangeOfTheConfigurationCallsTheReloadHooks (Configuration trait)"),
+        ("the host's configuration", "ConfigurationTests.aHostSettingNotOfItsTypeFailsTheLaunchNamingTheKeyAndProvider (Configuration trait)"),
         ("refusing to load plugin /opt/app/plugins/libReports.so: file", "PluginTrustTests.aPluginOrAFolderOwnedByAnotherUserIsRefused (as root)"),
     ]
 

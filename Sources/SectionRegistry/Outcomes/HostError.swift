@@ -343,7 +343,7 @@ public struct HostError: Error, Sendable, CustomStringConvertible, PrefixedError
                 + "(a shutdown, or its removal): refused at once, since it would wait for the run; "
                 + "every module is stopped in its turn, so the run may just finish and return"
         case .invalidSetting:
-            return "the host's configuration: \(reason ?? ""); nothing was launched: fix the value where the provider reads it"
+            return "the host's configuration: \(reason ?? ""); nothing was launched"
         case .signalsInUse:
             return "another ModuleHost.run() in this process serves SIGTERM, SIGINT, SIGHUP, SIGUSR1 and SIGUSR2: "
                 + "set HostConfiguration.servesSignals to false for every host but one, and stop the others by cancelling the tasks that run them"

@@ -43,6 +43,11 @@ extension ModuleHost {
         }
     }
 
+    /// Whether a configuration provider the host runs takes SIGHUP too (a
+    /// `ReloadingFileProvider` checks its file at each one): then the host
+    /// does not warn when it finds that provider's handler beside its own.
+    nonisolated var configurationTakesSIGHUP: Bool { !shared.config.services.isEmpty }
+
     /// Asks for a reload, as SIGHUP does, unless the host stops.
     private nonisolated func reloadForConfigurationChange() {
         guard !shared.shutdown.hasBegun else { return }

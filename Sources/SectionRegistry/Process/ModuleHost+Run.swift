@@ -102,7 +102,10 @@ extension ModuleHost {
     ) async throws(HostError) -> Result {
         let (signals, signalSink) = AsyncStream.makeStream(of: Int32.self)
         let stream = configuration.servesSignals
-            ? try SignalStream(SignalStream.served) { signalSink.yield($0) } replaced: { [shared] signal in
+            ? try SignalStream(SignalStream.served) { signalSink.yield($0) } replaced: { [shared, configurationTakesSIGHUP] signal in
+                // A reloading configuration provider the host runs hears SIGHUP
+                // beside it, as it should.
+                if signal == SIGHUP && configurationTakesSIGHUP { return }
                 shared.log(.warning, "SectionRegistry: another library put its handler of \(signalName(signal)) over the host's (Vapor's "
                     + "app.execute() does): both hear each \(signalName(signal)) from now on, and that library may stop its work before "
                     + "the host drains it. Start that library without its own signal handling (Vapor: app.server.start(address:) in a "
@@ -160,6 +163,9 @@ extension ModuleHost {
     nonisolated func watchingConfiguration<Result: Sendable>(_ body: () async -> Result) async -> Result {
         await body()
     }
+
+    /// Whether a configuration provider the host runs takes SIGHUP too.
+    nonisolated var configurationTakesSIGHUP: Bool { false }
     #endif
 
     private nonisolated func broadcastIgnoringReport(_ event: some ModuleEvent) async {
