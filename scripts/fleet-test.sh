@@ -89,7 +89,7 @@ server_status() {
 start_replica() {
     local slot=$1 program=$2 ready=$3 port=$next_port began=$EPOCHREALTIME
     next_port=$((next_port + 1))
-    PORT=$port "$program" >"$work/$slot-$port.log" 2>&1 &
+    HTTP_PORT=$port "$program" >"$work/$slot-$port.log" 2>&1 &
     pids[$slot]=$!
     ports[$slot]=$port
     for _ in $(seq 600); do

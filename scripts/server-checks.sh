@@ -4,14 +4,15 @@
 # for both. Expects $work (a scratch directory), $port, $fresh_clients and
 # `pass` and `fail` functions.
 
-# Starts PROGRAM with its log in $work/NAME.log and the environment
+# Starts PROGRAM with its log in $work/NAME.log, its port in PORT and HTTP_PORT
+# (the server example reads http.port), and the environment
 # assignments after NAME; returns once the log has READY_LINE, or fails if
 # the program exits first or takes over 60 s. Its pid in $pid.
 #   start_program PROGRAM READY_LINE NAME [VAR=value ...]
 start_program() {
     local program=$1 ready=$2
     shift 2
-    env PORT="$port" "${@:2}" "$program" >"$work/$1.log" 2>&1 &
+    env PORT="$port" HTTP_PORT="$port" "${@:2}" "$program" >"$work/$1.log" 2>&1 &
     pid=$!
     for _ in $(seq 600); do
         grep -q "$ready" "$work/$1.log" && return 0

@@ -14,7 +14,7 @@
 #       bind line in the log;
 #   (e) with the port in use, the launch fails: exit status 1, the bind
 #       error in one log line;
-#   (g) behind a load balancer (LAME_DUCK_MS=1500, the host's lameDuckDelay):
+#   (g) behind a load balancer (SECTION_REGISTRY_LAME_DUCK_DELAY=1.5, the host's lameDuckDelay):
 #       /health/ready 200, then SIGTERM: /health/ready 503 at once, while
 #       /health/live and the routes are still served during the delay; exit
 #       status 0, no sooner than the delay;
@@ -26,6 +26,13 @@
 #       served by hand (notes-by-hand, `app.runService()`): a table of
 #       requests lost and of the time from SIGTERM to exit; the modules must
 #       lose none and exit 0 every time (by hand is measured, not judged);
+#   (i) the Configuration, Tracing and Metrics traits: the server reads a
+#       JSON file (SERVER_CONFIG_FILE) with notes.maxBodyBytes 65536, a
+#       20-byte POST is 201; the file changed to 10 and SIGHUP: the Notes
+#       module's reload reads it and the same POST is 413; the host's log
+#       lines are timestamped (SECTION_REGISTRY_LOG_TIMESTAMPS); /metrics
+#       has the documented names and values, and the spans written at exit
+#       (SERVER_SPANS_FILE) the deploy's tree (scripts/check-telemetry.py);
 #   (f) the supervisor recipe (notes-supervised, the host in a ServiceGroup):
 #       GET /health (outside the modules) 200, SIGHUP reloads and the
 #       process lives on, SIGTERM ends it with exit status 0.
@@ -139,8 +146,42 @@ if start_server inflight; then
     fi
 fi
 
-echo "== (g) behind a load balancer: LAME_DUCK_MS=1500, then SIGTERM"
-start_server lameduck LAME_DUCK_MS=1500 && lame_duck_check "(g)" /notes
+echo "== (g) behind a load balancer: SECTION_REGISTRY_LAME_DUCK_DELAY=1.5, then SIGTERM"
+start_server lameduck SECTION_REGISTRY_LAME_DUCK_DELAY=1.5 && lame_duck_check "(g)" /notes
+
+echo "== (i) configuration, traces and metrics: a JSON file changed under the server, SIGHUP, /metrics, the spans of the deploy"
+echo '{"notes": {"maxBodyBytes": 65536}}' >"$work/config.json"
+if start_server telemetry SERVER_CONFIG_FILE="$work/config.json" SERVER_CONFIG_POLL_SECONDS=3600 \
+        SERVER_SPANS_FILE="$work/spans.jsonl" SECTION_REGISTRY_LOG_TIMESTAMPS=true SECTION_REGISTRY_LOG_LEVEL=info; then
+    note=twenty-bytes-of-note
+    before=$(curl -s -o /dev/null -w '%{http_code}' -X POST --data "$note" "$url/notes" || true)
+    echo '{"notes": {"maxBodyBytes": 10}}' >"$work/config.json"
+    kill -HUP "$pid"
+    for _ in $(seq 100); do grep -q "Notes: reloaded, notes up to 10 bytes" "$work/telemetry.log" && break; sleep 0.1; done
+    after=$(curl -s -o /dev/null -w '%{http_code}' -X POST --data "$note" "$url/notes" || true)
+    curl -s -o "$work/metrics.txt" -w '%{http_code}' "$url/metrics" >"$work/metrics.code" || true
+    kill -TERM "$pid"
+    wait_server
+    grep "reload\|configuration" "$work/telemetry.log" || true
+    grep "^section_registry_" "$work/metrics.txt" | grep -v "_bucket{" | head -20 || true
+    reloads=$(grep -c "Notes: reloaded, notes up to 10 bytes" "$work/telemetry.log" || true)
+    stamped=$(grep -cE '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[.][0-9]{3}Z (INFO|NOTICE|WARNING) SectionRegistry: ' "$work/telemetry.log" || true)
+    warned=$(grep -c "another library put its handler" "$work/telemetry.log" || true)
+    heard=$(grep -c "SectionRegistry: SIGHUP, reloading" "$work/telemetry.log" || true)
+    echo "POST $note before the change: $before, after it: $after; reload lines with 10 bytes: $reloads; the host heard SIGHUP: $heard;" \
+        "timestamped host lines: $stamped; exit $status"
+    if [ "$before" = 201 ] && [ "$after" = 413 ] && [ "$reloads" -ge 1 ] && [ "$heard" = 1 ] && [ "$stamped" -ge 3 ] && [ "$warned" = 0 ] \
+        && [ "$status" = 0 ]; then
+        pass "(i) configuration: the changed file reached Notes at SIGHUP (POST 201, then 413 over 10 bytes), the host heard the SIGHUP too, log lines timestamped, exit 0"
+    else
+        fail "(i) configuration: POST $before then $after, $reloads reload lines, SIGHUP heard $heard, $stamped stamped lines, $warned signal warnings, exit $status"
+    fi
+    if python3 scripts/check-telemetry.py "$work/metrics.txt" "$(cat "$work/metrics.code")" "$work/spans.jsonl"; then
+        pass "(i) /metrics answers with the documented names and values; the spans file has the deploy's tree"
+    else
+        fail "(i) telemetry: scripts/check-telemetry.py (above)"
+    fi
+fi
 
 echo "== (h) the loads, SIGTERM in the middle, $load_runs runs each: the modules, and the same routes by hand (notes-by-hand, app.runService())"
 # The loads and how a lost request is counted: load_run, scripts/server-checks.sh.
@@ -170,7 +211,7 @@ s.bind(('127.0.0.1', $port)); s.listen(); print('holding', flush=True); time.sle
 holder=$!
 for _ in $(seq 50); do grep -q holding "$work/holder.txt" && break; sleep 0.1; done
 status=0
-PORT=$port timeout 60 "$server" >"$work/inuse.log" 2>&1 || status=$?
+HTTP_PORT=$port timeout 60 "$server" >"$work/inuse.log" 2>&1 || status=$?
 kill "$holder"
 cat "$work/inuse.log"
 mentions=$(grep -c "Address already in use" "$work/inuse.log" || true)
@@ -182,7 +223,7 @@ fi
 
 echo "== (f) the supervisor recipe, notes-supervised: SIGHUP reloads and never kills; SIGTERM ends the group, exit 0"
 admin=http://127.0.0.1:$((port + 1))
-PORT=$port ADMIN_PORT=$((port + 1)) "$(dirname "$server")/notes-supervised" >"$work/supervised.log" 2>&1 &
+HTTP_PORT=$port ADMIN_PORT=$((port + 1)) "$(dirname "$server")/notes-supervised" >"$work/supervised.log" 2>&1 &
 pid=$!
 health=000
 for _ in $(seq 600); do

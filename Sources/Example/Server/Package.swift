@@ -10,13 +10,18 @@
 // SectionRegistry's traits: Hummingbird (the HTTP module's
 // `context.serve(app)`: a deploy that loses no accepted request; it turns
 // on ServiceLifecycle, so a run written plainly, `await client.run()`,
-// drains on the host's graceful shutdown) and Logging (`context.logger`
-// for Hummingbird and PostgresClient, whose lines go to the host's log).
+// drains on the host's graceful shutdown), Logging (`context.logger`
+// for Hummingbird and PostgresClient, whose lines go to the host's log),
+// Configuration (`context.config`), Tracing (a span for each step of a
+// deploy) and Metrics (the host's counters and timers).
 import PackageDescription
 
 let sectionRegistry = Target.Dependency.product(name: "SectionRegistry", package: "SectionRegistry")
 let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
 let postgres = Target.Dependency.product(name: "PostgresNIO", package: "postgres-nio")
+let configuration = Target.Dependency.product(name: "Configuration", package: "swift-configuration")
+let metrics = Target.Dependency.product(name: "Metrics", package: "swift-metrics")
+let prometheus = Target.Dependency.product(name: "Prometheus", package: "swift-prometheus")
 
 /// A module: a Swift target, and a C target whose one `APP_MODULE` line
 /// registers it.
@@ -38,15 +43,25 @@ let package = Package(
         .executable(name: "notes-by-hand", targets: ["ByHand"]),
     ],
     dependencies: [
-        .package(name: "SectionRegistry", path: "../../..", traits: ["Hummingbird", "Logging"]),
+        .package(name: "SectionRegistry", path: "../../..", traits: ["Hummingbird", "Logging", "Configuration", "Tracing", "Metrics"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: [.defaults, "Reloading", "CommandLineArguments"]),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
     ],
     targets: [
         // Links the modules and imports none of them.
-        .executableTarget(name: "Server", dependencies: [sectionRegistry, "Routing", "Database", "Notes", "HTTP"]),
+        .executableTarget(name: "Server", dependencies: [
+            sectionRegistry, "Routing", "Database", "Notes", "HTTP", "Telemetry", configuration, metrics, prometheus,
+            .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
+            .product(name: "SystemPackage", package: "swift-system"),
+        ]),
         .executableTarget(name: "Supervised", dependencies: [
             sectionRegistry, "Routing", "Database", "Notes", "HTTP", hummingbird, postgres,
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -58,9 +73,10 @@ let package = Package(
         .target(name: "NotesRoutes", dependencies: [hummingbird, postgres]),
     ]
         + module("Routing", [hummingbird])
-        + module("Database", [postgres])
-        + module("Notes", ["Routing", "NotesRoutes", postgres])
-        + module("HTTP", ["Routing", hummingbird])
+        + module("Database", [postgres, configuration])
+        + module("Notes", ["Routing", "NotesRoutes", postgres, configuration])
+        + module("HTTP", ["Routing", hummingbird, configuration])
+        + module("Telemetry", ["Routing", hummingbird, metrics, prometheus])
         // The modules' own tests: SectionRegistryTesting's test host, and
         // HummingbirdTesting's clients beside it.
         + [

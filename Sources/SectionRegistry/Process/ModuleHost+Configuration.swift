@@ -2,6 +2,9 @@
 // configuration while the modules live (Configuration.md): it runs the
 // providers that are services and turns each change into a reload.
 #if Configuration
+#if canImport(Glibc)
+import Glibc
+#endif
 import Configuration
 import ServiceLifecycle
 import ServiceLifecycleTestKit
@@ -39,6 +42,9 @@ extension ModuleHost {
                 }
             }
             defer { group.cancelAll() }
+            // A provider that takes SIGHUP (a ReloadingFileProvider) and the
+            // host both hear it from before the first setUp.
+            if configuration.servesSignals && configurationTakesSIGHUP { await SignalStream.shareOnceTaken(SIGHUP) }
             return await body()
         }
     }

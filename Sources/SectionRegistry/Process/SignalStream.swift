@@ -94,6 +94,26 @@ struct SignalStream {
         return action
     }
 
+    /// Waits, a second at most, until another library's handler is put over
+    /// the open stream's for `signalNumber`, then has the stream share the
+    /// signal with it at once, not at its next look (up to a second later):
+    /// for a library the host starts itself (a reloading configuration
+    /// provider takes SIGHUP), so that both hear the signal from before the
+    /// first module starts.
+    static func shareOnceTaken(_ signalNumber: Int32) async {
+        let clock = ContinuousClock()
+        let limit = clock.now + .seconds(1)
+        while clock.now < limit {
+            var current = sigaction()
+            if sigaction(signalNumber, nil, &current) == 0, !isForwarding(current) { break }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        // Byte 0 is no signal: it wakes the reader to look at the handlers.
+        var look: UInt8 = 0
+        let end = signalPipe.load(ordering: .sequentiallyConsistent)
+        if end >= 0 { _ = write(end, &look, 1) }
+    }
+
     /// Stops listening and gives each signal back the action it had before,
     /// forgetting any other library's handler it kept; a signal whose
     /// handler another library installed since (a Dispatch source's) stays
@@ -173,7 +193,8 @@ private final class SignalReader {
             if polled < 0 && errno == EINTR { continue }
             // read returns 0 once close() has closed the write end.
             guard read(readEnd, &signalNumber, 1) == 1 else { break }
-            deliver(Int32(signalNumber))
+            // 0: shareOnceTaken(_:) asks for a look now.
+            if signalNumber == 0 { shareReplacedHandlers() } else { deliver(Int32(signalNumber)) }
         }
         Glibc.close(readEnd)
     }

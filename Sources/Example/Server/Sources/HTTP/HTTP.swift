@@ -1,3 +1,4 @@
+import Configuration
 import Hummingbird
 import Routing
 import SectionRegistry
@@ -5,7 +6,8 @@ import SectionRegistry
 @c(app_module_HTTP) func makeHTTP() -> AppModuleHandle { AppModuleHandle(HTTP()) }
 
 /// A late module: serves the routes every module added, on 127.0.0.1 and
-/// the port in PORT (8080 by default). `context.serve(app)` (the
+/// the port `http.port` of its configuration (HTTP_PORT, or `--http-port`;
+/// 8080 by default). `context.serve(app)` (the
 /// `Hummingbird` trait) reports it ready once the server has bound its port,
 /// so a bind failure fails the launch; says `Connection: close` once the
 /// host's shutdown began; stops the intake at the host's intake step; and
@@ -19,7 +21,7 @@ struct HTTP: AppModule {
     var runReportsReady: Bool { true }
 
     func run(_ context: ModuleContext) async throws {
-        let port = context.environment["PORT"].flatMap { Int($0) } ?? 8080
+        let port = context.config.int(forKey: "port", default: 8080)
         let app = Application(
             responder: try context.service(Routes.self).responder(),
             configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "notes-server"),

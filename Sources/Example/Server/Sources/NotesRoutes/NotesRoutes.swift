@@ -15,7 +15,9 @@ struct NoteList: ResponseEncodable {
 extension Router<BasicRequestContext> {
     /// The notes routes, on `client`'s table `notes`: the Notes module adds
     /// them, and so does `notes-by-hand`, the same routes without modules.
-    public func addNotesRoutes(client: PostgresClient, logger: Logger) {
+    /// `maxBodyBytes`: the largest note a POST takes, read at each request
+    /// (a larger one is answered 413 Content Too Large).
+    public func addNotesRoutes(client: PostgresClient, logger: Logger, maxBodyBytes: @escaping @Sendable () -> Int = { 64 * 1024 }) {
         get("/notes") { _, _ in
             var notes: [Note] = []
             for try await (id, body) in try await client.query("SELECT id, body FROM notes ORDER BY id", logger: logger).decode((Int, String).self) {
@@ -24,7 +26,7 @@ extension Router<BasicRequestContext> {
             return NoteList(notes: notes)
         }
         post("/notes") { request, _ in
-            let body = String(buffer: try await request.body.collect(upTo: 64 * 1024))
+            let body = String(buffer: try await request.body.collect(upTo: maxBodyBytes()))
             let rows = try await client.query("INSERT INTO notes (body) VALUES (\(body)) RETURNING id", logger: logger)
             for try await id in rows.decode(Int.self) {
                 return EditedResponse(status: .created, response: Note(id: id, body: body))

@@ -173,7 +173,7 @@ import Testing
         let port = try readyPort(test)
         let error = await #expect(throws: HostError.self) {
             try await withTestHost([ModuleDescriptor(name: "HTTP", level: .late) { HTTP() }], configuration: {
-                $0.environment = ["PORT": "\(port)"]
+                $0.environment = ["HTTP_PORT": "\(port)"]
             }, fakes: { context in
                 try context.register(Routes.self) { Routes() }
             }) { _ in }
@@ -319,7 +319,7 @@ private func withHTTP(
     try await withTestHost(
         [ModuleDescriptor(name: "HTTP", level: .late) { HTTP() }],
         configuration: {
-            $0.environment = ["PORT": "0"]
+            $0.environment = ["HTTP_PORT": "0"]
             $0.lameDuckDelay = lameDuckDelay
         },
         fakes: { context in

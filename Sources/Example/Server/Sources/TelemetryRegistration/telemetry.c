@@ -1,0 +1,3 @@
+#include <app_module.h>
+
+APP_MODULE(Telemetry, .level = APP_MODULE_LEVEL_FEATURE, .after = "Routing");
