@@ -16,10 +16,11 @@ import Testing
     static let quotes = [
         "Package.swift",
         "Sources/RoutingRegistration/routing.c", "Sources/DatabaseRegistration/database.c",
-        "Sources/NotesRegistration/notes.c", "Sources/HTTPRegistration/http.c",
+        "Sources/NotesRegistration/notes.c", "Sources/TelemetryRegistration/telemetry.c", "Sources/HTTPRegistration/http.c",
         "Sources/Routing/Routing.swift", "Sources/Database/Database.swift", "Sources/Notes/Notes.swift",
         "Sources/NotesRoutes/NotesRoutes.swift", "Sources/ByHand/main.swift",
-        "Sources/HTTP/HTTP.swift", "Sources/Server/main.swift", "Sources/Supervised/main.swift",
+        "Sources/HTTP/HTTP.swift", "Sources/Server/main.swift", "Sources/Telemetry/Telemetry.swift", "Sources/Server/SpanFile.swift",
+        "Sources/Supervised/main.swift",
         "Tests/ServerTests/NotesTests.swift",
     ].map { Quote(article: "Servers.md", example: "Server", file: $0) } + [
         "Package.swift", "Sources/Server/main.swift", "Sources/RoutesRegistration/routes.c", "Sources/JobsRegistration/jobs.c",

@@ -1,11 +1,13 @@
 // swift-tools-version: 6.3
 // The server example: a Hummingbird 2 service that keeps notes in
-// PostgreSQL, made of four modules, each a Swift target and a one-line C
-// registration target. Its program, notes-server, is `ModuleHost.main(configuration:)`,
-// with the lame-duck delay in LAME_DUCK_MS (milliseconds; none by default).
+// PostgreSQL, made of five modules, each a Swift target and a one-line C
+// registration target. Its program, notes-server, is `ModuleHost.main(configuration:)`;
+// each module reads its settings through `context.config` (the command
+// line, the environment, and a JSON file watched for changes), the host
+// records spans and metrics, and GET /metrics serves them (Prometheus).
 //
 //     swift build --package-path Sources/Example/Server -c release
-//     PORT=8080 DATABASE_USER=notes DATABASE_PASSWORD=notes .build/release/notes-server
+//     HTTP_PORT=8080 DATABASE_USER=notes DATABASE_PASSWORD=notes .build/release/notes-server
 //
 // SectionRegistry's traits: Hummingbird (the HTTP module's
 // `context.serve(app)`: a deploy that loses no accepted request; it turns
@@ -81,7 +83,7 @@ let package = Package(
         // HummingbirdTesting's clients beside it.
         + [
             .testTarget(name: "ServerTests", dependencies: [
-                "Routing", "Database", "Notes", "HTTP", hummingbird,
+                "Routing", "Database", "Notes", "HTTP", hummingbird, configuration,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "SectionRegistryTesting", package: "SectionRegistry"),
             ]),

@@ -1,3 +1,4 @@
+import Configuration
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -28,6 +29,31 @@ import Testing
                 #expect(String(buffer: response.body).contains(body))
             }
         }
-        #expect(test.log.lines(of: "Notes").map(\.message) == ["Notes: table notes is ready"])
+        #expect(test.log.lines(of: "Notes").map(\.message) == ["Notes: notes up to 65536 bytes", "Notes: table notes is ready"])
+    }
+}
+
+/// The largest note is `notes.maxBodyBytes`, read again at each reload: a
+/// provider of the test's own stands in for the server's JSON file.
+@Test func notesTakesTheLargestNoteItsConfigurationSaysAgainAtEachReload() async throws {
+    let database = ProcessInfo.processInfo.environment.filter { $0.key.hasPrefix("DATABASE_") }
+    let file = MutableInMemoryProvider(initialValues: ["notes.maxBodyBytes": 10])
+    try await withTestHost([.linked("Routing"), .linked("Database"), .linked("Notes")], configuration: {
+        $0.configProviders = [file, EnvironmentVariablesProvider(environmentVariables: database)]
+    }) { test in
+        let app = Application(responder: try test.context.service(Routes.self).responder())
+        try await app.test(.router) { client in
+            let note = ByteBuffer(string: "twenty bytes of note")
+            try await client.execute(uri: "/notes", method: .post, body: note) { response in
+                #expect(response.status == .contentTooLarge)
+            }
+            file.setValue(100, forKey: "notes.maxBodyBytes")
+            await test.host.reload()
+            try await client.execute(uri: "/notes", method: .post, body: note) { response in
+                #expect(response.status == .created)
+            }
+        }
+        #expect(test.log.lines(of: "Notes").map(\.message).first == "Notes: notes up to 10 bytes")
+        #expect(test.log.lines(of: "Notes").map(\.message).last == "Notes: reloaded, notes up to 100 bytes")
     }
 }
