@@ -243,23 +243,10 @@ struct ModuleRun: @unchecked Sendable {
                     continue
                 }
                 run.module.life.requestDrain()
-                #if Metrics
-                let asked = MonotonicInstant.now
-                #endif
-                #if Tracing
-                let span = run.module.context.host.spans.beginDrain(run.module.name, at: run.module.position)
-                #endif
+                let observation = DrainObservation(of: run.module)
                 let ended = await run.waitForEnd(watch)
                 let failure = ended ? run.failure(since: drainStart) : nil
-                #if Tracing || Metrics
-                let outcome = DrainOutcome(ended: ended, failed: failure != nil, cutShort: watch.isCutShort)
-                #endif
-                #if Tracing
-                run.module.context.host.spans.endDrain(span, outcome, failure: failure)
-                #endif
-                #if Metrics
-                run.module.context.host.metrics.drain(run.module.name, outcome, nanoseconds: MonotonicInstant.now.nanoseconds - asked.nanoseconds)
-                #endif
+                observation.end(ended: ended, failure: failure, cutShort: watch.isCutShort)
                 guard ended else {
                     if !watch.isCutShort { heldBy = run }
                     return
