@@ -147,6 +147,15 @@ import Testing
         #expect(host.configuration.disabledModules == ["Billing"])
     }
 
+    @Test func modulesAreDisabledByAListOrByNamesSeparatedByCommas() async throws {
+        for value: ConfigValue in [.init(.stringArray(["Billing", "Search"]), isSecret: false), .init(.string("Billing, Search"), isSecret: false)] {
+            var configuration = HostConfiguration()
+            configuration.configProviders = [InMemoryProvider(values: ["sectionRegistry.disable": value])]
+            let host = ModuleHost(registry: try ModuleRegistry(declaring: [Self.orders(Journal())]), configuration: configuration)
+            #expect(host.configuration.disabledModules == ["Billing", "Search"], "\(value)")
+        }
+    }
+
     @Test func aHostSettingNotOfItsTypeFailsTheLaunchNamingTheKeyAndProvider() async throws {
         var configuration = HostConfiguration()
         Self.quiet(&configuration)

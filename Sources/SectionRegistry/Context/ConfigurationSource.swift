@@ -61,7 +61,11 @@ final class ConfigurationSource: Sendable {
         func seconds(_ key: String) -> Duration? {
             checked(key) { settings.double(forKey: ConfigKey([$0])) }.map { Duration.milliseconds(Int64(($0 * 1000).rounded())) }
         }
-        if let names = checked("disable", { settings.stringArray(forKey: ConfigKey([$0])) }) {
+        // A list in a file, or one string of names separated by commas
+        // (the environment's spelling) anywhere.
+        let disabled = settings.stringArray(forKey: "disable")
+            ?? checked("disable") { settings.string(forKey: ConfigKey([$0])) }.map { $0.split(separator: ",").map(String.init) }
+        if let names = disabled {
             configuration.disabledModules.formUnion(names.map { $0.filter { !$0.isWhitespace } }.filter { !$0.isEmpty })
         }
         if let name = checked("logLevel", { settings.string(forKey: ConfigKey([$0])) }) {
