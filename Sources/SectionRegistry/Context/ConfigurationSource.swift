@@ -11,11 +11,15 @@ import ServiceLifecycle
 /// throws over it.
 final class ConfigurationSource: Sendable {
     let reader: ConfigReader
-    let providers: [any ConfigProvider]
+    /// The providers that are swift-service-lifecycle services (a
+    /// `ReloadingFileProvider`): ``ModuleHost/run()`` runs them while the
+    /// modules live.
+    let services: [any Service]
     let lookups: ConfigLookups
 
     init(configuration: HostConfiguration) {
-        providers = configuration.configProviders ?? [EnvironmentVariablesProvider(environmentVariables: configuration.environment)]
+        let providers = configuration.configProviders ?? [EnvironmentVariablesProvider(environmentVariables: configuration.environment)]
+        services = providers.compactMap { $0 as? any Service }
         lookups = ConfigLookups()
         // ConfigReader takes one provider at least; no provider is a
         // configuration with no value.
@@ -27,13 +31,6 @@ final class ConfigurationSource: Sendable {
     /// lower case, so that `database.host` of `Orders` is `orders.database.host`.
     func reader(of name: String) -> ConfigReader {
         reader.scoped(to: ConfigKey([name.lowercased()]))
-    }
-
-    /// The providers that are swift-service-lifecycle services (a
-    /// `ReloadingFileProvider`): ``ModuleHost/run()`` runs them while the
-    /// modules live.
-    var services: [any Service] {
-        providers.compactMap { $0 as? any Service }
     }
 
     /// `error`, or, when it is swift-configuration's error for a lookup

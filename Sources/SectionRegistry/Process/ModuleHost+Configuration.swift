@@ -37,7 +37,7 @@ extension ModuleHost {
                     var first = true
                     for await _ in updates {
                         // The first snapshot is the one the launch reads.
-                        if first { first = false } else { self.reloadForConfigurationChange() }
+                        if first { first = false } else { self.requestReload(because: "the configuration changed") }
                     }
                 }
             }
@@ -53,13 +53,5 @@ extension ModuleHost {
     /// `ReloadingFileProvider` checks its file at each one): then the host
     /// does not warn when it finds that provider's handler beside its own.
     nonisolated var configurationTakesSIGHUP: Bool { !shared.config.services.isEmpty }
-
-    /// Asks for a reload, as SIGHUP does, unless the host stops.
-    private nonisolated func reloadForConfigurationChange() {
-        guard !shared.shutdown.hasBegun else { return }
-        shared.log(.info, "SectionRegistry: the configuration changed, reloading")
-        let id = requests.makeID()
-        submit(id, .reload) { host in _ = await host.reloadNow(request: id) }
-    }
 }
 #endif

@@ -139,9 +139,7 @@ extension ModuleHost {
                 stop(signal)
                 broadcasts.cancelAll()
             case SIGHUP where !stopping:
-                shared.log(.info, "SectionRegistry: \(name), reloading")
-                let id = requests.makeID()
-                submit(id, .reload) { host in _ = await host.reloadNow(request: id) }
+                requestReload(because: name)
             case SIGUSR1 where !stopping, SIGUSR2 where !stopping:
                 guard let event = configuration.userSignalEvents[signal == SIGUSR1 ? .usr1 : .usr2] else { continue }
                 shared.log(.info, "SectionRegistry: \(name), broadcasting \(type(of: event))")
@@ -154,6 +152,16 @@ extension ModuleHost {
         if !leftBehind.isEmpty {
             shared.log(.warning, "SectionRegistry: the broadcast of \(leftBehind.joined(separator: ", ")) did not end when cancelled: left behind")
         }
+    }
+
+    /// Queues a reload that nobody waits for, as SIGHUP and a change of the
+    /// configuration ask: logged with its `cause`, skipped once the host
+    /// stops.
+    nonisolated func requestReload(because cause: String) {
+        guard !shared.shutdown.hasBegun else { return }
+        shared.log(.info, "SectionRegistry: \(cause), reloading")
+        let id = requests.makeID()
+        submit(id, .reload) { host in _ = await host.reloadNow(request: id) }
     }
 
     #if !Configuration
