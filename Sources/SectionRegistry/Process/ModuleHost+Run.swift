@@ -186,18 +186,35 @@ extension ModuleHost {
 /// Tasks of their own, not children of ``ModuleHost/run()``'s task, for the
 /// reason ``PhaseRun`` gives: a handler that ignores its cancellation must
 /// be left behind, and a child task cannot be.
+///
+/// A list of structs, not a dictionary of tuples by id: making that
+/// dictionary's type checks `Int: Hashable` and `Never: Error` (the task's),
+/// each a search of every loaded image's conformance records (about 0.19 M
+/// instructions) that a tool paid at each invocation. A few broadcasts run
+/// at a time.
 private final class SignalBroadcasts: Sendable {
-    private let running = Locked<(tasks: [Int: (signal: String, task: Task<Void, Never>)], next: Int)>(([:], 0))
+    private struct Broadcast {
+        let id: Int
+        let signal: String
+        let task: Task<Void, Never>
+    }
+
+    private struct Running {
+        var broadcasts: [Broadcast] = []
+        var next = 0
+    }
+
+    private let running = Locked(Running())
 
     /// Runs `broadcast`, asked for by the signal named `signal`.
     func start(_ signal: String, _ broadcast: @escaping @Sendable () async -> Void) {
         running.withLock { running in
             let id = running.next
             running.next += 1
-            running.tasks[id] = (signal, Task {
+            running.broadcasts.append(Broadcast(id: id, signal: signal, task: Task {
                 await broadcast()
-                self.running.withLock { _ = $0.tasks.removeValue(forKey: id) }
-            })
+                self.running.withLock { $0.broadcasts.removeAll { $0.id == id } }
+            }))
         }
     }
 
@@ -206,8 +223,8 @@ private final class SignalBroadcasts: Sendable {
     /// - Returns: the signals whose broadcasts still run.
     @discardableResult
     func cancelAll() -> [String] {
-        let tasks = running.withLock { Array($0.tasks.values) }
-        for (_, task) in tasks { task.cancel() }
-        return tasks.map(\.signal)
+        let broadcasts = running.withLock { $0.broadcasts }
+        for broadcast in broadcasts { broadcast.task.cancel() }
+        return broadcasts.map(\.signal)
     }
 }
