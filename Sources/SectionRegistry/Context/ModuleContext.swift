@@ -59,7 +59,7 @@ public struct ModuleContext: Sendable {
     ) throws(ServiceError) {
         let registration = try host.services.register(type, by: life, lifetime: lifetime, make: make)
         guard registration.accepted else {
-            let error = ServiceError.moduleStopped(String(reflecting: type), module: moduleName)
+            let error = ServiceError.moduleStopped(fullName(of: type), module: moduleName)
             if registration.firstRefusal { host.log(.warning, error.description, module: moduleName) }
             throw error
         }
@@ -110,7 +110,7 @@ public struct ModuleContext: Sendable {
     private func add<Event>(_ body: EventHandler<Event>.Body) {
         let registration = host.handlers.add(EventHandler(module: moduleName, life: life, rank: rank, body: body))
         if registration.firstRefusal {
-            host.log(.warning, "SectionRegistry: module '\(moduleName)' added a handler for \(String(reflecting: Event.self)) after it stopped "
+            host.log(.warning, "SectionRegistry: module '\(moduleName)' added a handler for \(fullName(of: Event.self)) after it stopped "
                 + "(a hook or handler left behind past its time limit): refused, and every later registration of it", module: moduleName)
         }
     }

@@ -41,7 +41,7 @@ extension EventHandler {
         let clock = ContinuousClock()
         let start = clock.now
         let answer = await answer(event, timeLimit: timeLimit, inline: inline)
-        timings.record(module: module, event: String(reflecting: Event.self), start: start, duration: start.duration(to: clock.now))
+        timings.record(module: module, event: fullName(of: Event.self), start: start, duration: start.duration(to: clock.now))
         return answer
     }
 

@@ -3,7 +3,7 @@
 package struct EventTiming: Sendable, Hashable {
     /// The module.
     public let module: String
-    /// The event type, as `String(reflecting:)` names it.
+    /// The event type, as `String(reflecting:)` names it (``fullName(of:)``).
     public let event: String
     /// How many events it was asked about.
     public var count: Int

@@ -55,7 +55,7 @@ final class ServiceRegistry: Sendable {
         lifetime: ServiceLifetime,
         make: @escaping @Sendable () throws -> Service
     ) throws(ServiceError) -> (accepted: Bool, firstRefusal: Bool) {
-        let entry = Entry(name: String(reflecting: type), provider: provider.moduleName, lifetime: lifetime, make: make)
+        let entry = Entry(name: fullName(of: type), provider: provider.moduleName, lifetime: lifetime, make: make)
         var existing: Entry?
         let registration = provider.register(service: ObjectIdentifier(type)) {
             existing = entries.withLock { entries -> Entry? in
@@ -73,7 +73,7 @@ final class ServiceRegistry: Sendable {
         let key = ObjectIdentifier(type)
         guard let entry = entries.withLock({ $0[key] }) else {
             let registered = entries.withLock { $0.values.map(\.name).sorted() }
-            throw .missing(String(reflecting: type), requester: requester, registered: registered)
+            throw .missing(fullName(of: type), requester: requester, registered: registered)
         }
         guard !Self.creating.contains(key) else { throw .cycle(entry.name, requester: requester) }
         let create = { () throws(ServiceError) -> any Sendable in
