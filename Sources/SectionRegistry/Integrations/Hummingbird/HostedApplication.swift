@@ -12,7 +12,7 @@ import ServiceLifecycle
 struct HostedApplication<Base: ApplicationProtocol>: ApplicationProtocol {
     let base: Base
     let intake: ListenerIntake
-    let health: HostedResponder<Base.Responder>.Health?
+    let health: ServedHealth?
     let host: ShutdownStage
     let listening: @Sendable () -> Void
 
@@ -34,6 +34,15 @@ struct HostedApplication<Base: ApplicationProtocol>: ApplicationProtocol {
     }
 }
 
+/// The health routes `serve` answers, and the balancers seen probing the
+/// readiness route. Not nested in ``HostedResponder``: a type nested in a
+/// generic type is generic too, and its metadata was looked up at each
+/// request.
+struct ServedHealth: Sendable {
+    let routes: HealthRoutes
+    let probes: ReadinessProbes
+}
+
 /// Answers the health routes, if any, and every other request as `base`
 /// does; once the host's shutdown began, every response says
 /// `Connection: close`. Before, each response of `base` (not a probe's) is
@@ -42,15 +51,9 @@ struct HostedApplication<Base: ApplicationProtocol>: ApplicationProtocol {
 struct HostedResponder<Base: HTTPResponder>: HTTPResponder {
     typealias Context = Base.Context
 
-    /// The routes, and the balancers seen probing the readiness route.
-    struct Health: Sendable {
-        let routes: HealthRoutes
-        let probes: ReadinessProbes
-    }
-
     let base: Base
     let intake: ListenerIntake
-    let health: Health?
+    let health: ServedHealth?
     let host: ShutdownStage
 
     func respond(to request: Request, context: Context) async throws -> Response {

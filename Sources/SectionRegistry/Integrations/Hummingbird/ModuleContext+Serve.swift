@@ -70,7 +70,7 @@ extension ModuleContext {
     ///     alone.
     public func serve<App: ApplicationProtocol>(_ app: App, health routes: HealthRoutes? = nil) async throws {
         let intake = ListenerIntake()
-        let health = routes.map { HostedResponder<App.Responder>.Health(routes: $0, probes: ReadinessProbes(notReadyAnswersToNotice: $0.notReadyAnswersToNotice)) }
+        let health = routes.map { ServedHealth(routes: $0, probes: ReadinessProbes(notReadyAnswersToNotice: $0.notReadyAnswersToNotice)) }
         let hosted = HostedApplication(base: app, intake: intake, health: health, host: host.shutdown) {
             reportReady(
                 undeclared: "serves with context.serve(_:), which reports ready once its server listens, but does not declare "
