@@ -26,6 +26,8 @@
 # services started, all running, all drained, exit, with ModuleHost, with
 # swift-service-lifecycle's ServiceGroup and with a task group by hand, at
 # N = 10, 100 and 1,000 (100 with --smoke), in instructions, CPU and wall.
+# And `context.serve(app)`'s request path against `app.run()`'s, in
+# instructions a request (scripts/serve-bench.sh, a release build).
 #
 # --instructions: also counts instructions with callgrind (scripts/
 #               instructions.sh): the whole-app pair and discovery, printed as
@@ -37,7 +39,9 @@
 #               check-bench.sh): a ratio the Benchmarks article lists as met
 #               off its target by more than 2x, or the whole app's or the
 #               drain job's (host / group) instruction ratio at N = 100 more
-#               than 10% over the figure the article records. For CI.
+#               than 10% over the figure the article records, or serve's
+#               instructions a request more than 2% over app.run()'s (the
+#               target itself). For CI.
 # --write-docs: also writes the tables into the Benchmarks article
 #               (Sources/SectionRegistry/SectionRegistry.docc/Benchmarks.md),
 #               between its "bench.sh table" marker comments, and with
@@ -100,6 +104,16 @@ if [[ $instructions == true ]]; then
     echo "$instruction_table"
     table+=$'\n\n'$instruction_table
 fi
+
+# serve's request path, in release as a server runs (its first build
+# compiles swift-nio and Hummingbird: about 5 minutes on 2 cores); the smoke
+# run counts fewer requests.
+echo "Counting serve's request path (callgrind)..." >&2
+if [[ ${smoke:-} == true ]]; then serve_options=(-r 3 1000); else serve_options=(-r 5 2000); fi
+serve_table=$(scripts/serve-bench.sh -m "$figures" "${serve_options[@]}")
+echo
+echo "$serve_table"
+table+=$'\n\n'$serve_table
 
 if [[ ${smoke:-} == true ]]; then peer_counts=(100); else peer_counts=(10 100 1000); fi
 echo "Measuring the drain job against its peers..." >&2

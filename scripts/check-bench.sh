@@ -12,6 +12,9 @@
 #    machine-readable lines
 #        <!-- instructions recorded: app_ratio.100 = 1.69 -->
 #        <!-- instructions recorded: drain_ratio.100 = 1.27 -->
+#  * `context.serve(app)` costs more than 2% more instructions a request
+#    than `app.run()` (scripts/serve-bench.sh's serve_ratio): the target
+#    itself, since the figure is about 1.01x and repeats to within 0.1%.
 # Ratios of programs run side by side, and instruction counts: whatever the
 # machine's load, a 2x or 10% change is the code's, not noise.
 set -euo pipefail
@@ -84,4 +87,14 @@ for key in app_ratio drain_ratio; do
         echo "bench.sh: $what: ${now}x (recorded ${recorded}x; fails above +10%)" >&2
     fi
 done
+
+# What serve adds to a request, against its target.
+if serve=$(sed -nE 's/^serve_ratio ([0-9.]+)$/\1/p' "$measured") && [[ -n $serve ]]; then
+    if awk -v now="$serve" 'BEGIN { exit !(now > 1.02) }'; then
+        echo "bench.sh: REGRESSION: context.serve(app) costs ${serve}x the instructions of app.run() a request, above the target 1.02x (scripts/serve-bench.sh)" >&2
+        status=1
+    else
+        echo "bench.sh: context.serve(app) / app.run(), instructions a request: ${serve}x (fails above 1.02x)" >&2
+    fi
+fi
 exit $status

@@ -1,0 +1,3 @@
+#include <app_module.h>
+
+APP_MODULE(Hello, .level = APP_MODULE_LEVEL_LATE);
