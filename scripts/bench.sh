@@ -109,7 +109,7 @@ fi
 # compiles swift-nio and Hummingbird: about 5 minutes on 2 cores); the smoke
 # run counts fewer requests.
 echo "Counting serve's request path (callgrind)..." >&2
-if [[ ${smoke:-} == true ]]; then serve_options=(-r 3 1000); else serve_options=(-r 5 2000); fi
+if [[ ${smoke:-} == true ]]; then serve_options=(-r 5 1000); else serve_options=(-r 5 2000); fi
 serve_table=$(scripts/serve-bench.sh -m "$figures" "${serve_options[@]}")
 echo
 echo "$serve_table"

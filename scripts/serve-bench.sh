@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# serve-bench.sh [-r RUNS] [-c debug|release] [-m FILE] [REQUESTS]
+# serve-bench.sh [-r RUNS] [-m FILE] [REQUESTS]
 #
 # What `context.serve(app)` adds to each request, in instructions (issue
 # 55). Sources/Benchmarks/Serving's serve-bench, one module answering GET
@@ -18,8 +18,8 @@
 # differently from run to run, and with them the waits and the runtime's
 # cache lookups. Compare medians.
 #
-# -c: the build configuration, release by default (a first release build
-# compiles swift-nio and Hummingbird: about 5 minutes on 2 cores).
+# serve-bench is built in release, as a server runs (a first build compiles
+# swift-nio and Hummingbird: about 5 minutes on 2 cores).
 #
 # Needs valgrind, objcopy, cc (scripts/callgrind.sh) and python3.
 set -euo pipefail
@@ -27,13 +27,11 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 
 runs=3
-configuration=release
 machine_file=
-usage="usage: $0 [-r RUNS] [-c debug|release] [-m FILE] [REQUESTS]"
-while getopts "r:c:m:" option; do
+usage="usage: $0 [-r RUNS] [-m FILE] [REQUESTS]"
+while getopts "r:m:" option; do
     case $option in
         r) runs=$OPTARG ;;
-        c) configuration=$OPTARG ;;
         m) machine_file=$OPTARG ;;
         *) echo "$usage" >&2; exit 2 ;;
     esac
@@ -47,8 +45,8 @@ trap 'rm -rf "$work"' EXIT
 # shellcheck source=scripts/callgrind.sh
 source scripts/callgrind.sh
 
-package=(--package-path Sources/Benchmarks/Serving --scratch-path "$root/.build-bench/serving" -c "$configuration")
-echo "serve-bench.sh: building serve-bench ($configuration; a first build compiles swift-nio and Hummingbird)..." >&2
+package=(--package-path Sources/Benchmarks/Serving --scratch-path "$root/.build-bench/serving" -c release)
+echo "serve-bench.sh: building serve-bench (release; a first build compiles swift-nio and Hummingbird)..." >&2
 swift build "${package[@]}" --product serve-bench 2>&1 | grep -E "warning:|error:" | grep -v "swift-distributed-tracing. found 1 file" >&2 || true
 swift build "${package[@]}" --product serve-bench >/dev/null
 program=$(swift build "${package[@]}" --show-bin-path)/serve-bench
@@ -122,7 +120,7 @@ ratio=$(awk -v s="${per_request[serve]}" -v p="${per_request[plain]}" 'BEGIN { p
 added=$((per_request[serve] - per_request[plain]))
 verdict=$(awk -v r="$ratio" 'BEGIN { print (r <= 1.02) ? "met" : "missed" }')
 
-echo "| a request on one keep-alive connection ($configuration build; instructions, $requests requests counted) | \`app.run()\` | \`context.serve(app)\` | more a request | serve / plain, target ≤ 1.02 |"
+echo "| a request on one keep-alive connection (release build; instructions, $requests requests counted) | \`app.run()\` | \`context.serve(app)\` | more a request | serve / plain, target ≤ 1.02 |"
 echo "|---|---:|---:|---:|---:|"
 echo "| GET /hello (a 6-byte answer) | ${per_request[plain]} | ${per_request[serve]} | $added | ${ratio}x, $verdict |"
 echo
