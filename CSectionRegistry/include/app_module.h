@@ -90,7 +90,7 @@
  * extern declaration cannot check the type of the Swift function it names,
  * so a factory of another type links; the reader calls it into zeroed
  * memory (app_module_call.h) and checks the three words before it touches
- * `instance`. 32 bytes: more than two registers, so x86-64 and aarch64
+ * `instance`. 64 bytes: more than two registers, so x86-64 and aarch64
  * return it through memory the caller provides (RecordABI.md, "The factory"). */
 #define APP_MODULE_HANDLE_MAGIC 0x454C444E48444F4DULL /* "MODHNDLE" */
 
@@ -101,10 +101,14 @@ typedef struct app_module_handle {
     /* The SectionRegistry copy that made it: the address of a private
      * class's metadata, which no other copy shares. */
     const void *APP_MODULE_NULLABLE maker;
-    void *APP_MODULE_NULLABLE instance;
+    /* The module itself, in a layout private to the copy that made it
+     * (SectionRegistry's Swift: the `any AppModule` value, moved in by the
+     * factory and out by the reader), so that no memory of its own is
+     * allocated and freed for each module made. */
+    void *APP_MODULE_NULLABLE instance[5];
 } app_module_handle;
 
-_Static_assert(sizeof(app_module_handle) == 32,
+_Static_assert(sizeof(app_module_handle) == 64,
                "a handle is returned in memory: larger than two registers (RecordABI.md)");
 
 typedef app_module_handle (*app_module_factory)(void);

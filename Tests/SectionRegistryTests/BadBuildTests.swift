@@ -12,7 +12,7 @@ import Testing
     static let feature = """
         #include <app_module.h>
         APP_MODULE(Feature, .level = APP_MODULE_LEVEL_SERVICE);
-        app_module_handle app_module_Feature(void) { return (app_module_handle){ .instance = (void *)1 }; }
+        app_module_handle app_module_Feature(void) { return (app_module_handle){ .maker = (void *)1 }; }
         """
 
     /// A program that reads its own section, as the Swift reader does, and

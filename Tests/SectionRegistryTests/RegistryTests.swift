@@ -62,10 +62,10 @@ import Testing
         var record = moduleRecord("Legacy")
         record.factory = {
             var handle = AppModuleHandle(SyntheticModule())
-            // A refused handle is never taken: take the module here, and
-            // leave an address that is never read (LeakSanitizer in CI).
-            _ = try? AppModuleHandle.take(handle, module: "Legacy", factory: nil)
-            handle.instance = UnsafeMutableRawPointer(bitPattern: 0x10)!
+            // A refused handle is never taken: take the module here
+            // (LeakSanitizer in CI), and leave words that are never read.
+            _ = try? AppModuleHandle.take(&handle, module: "Legacy", factory: nil)
+            handle.magic = APP_MODULE_HANDLE_MAGIC
             handle.version = 1
             return handle
         }

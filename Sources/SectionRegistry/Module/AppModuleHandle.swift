@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CSectionRegistry
 
 /// What a module factory returns: one new module, type-erased for C, with
@@ -16,13 +13,11 @@ public typealias AppModuleHandle = app_module_handle
 extension AppModuleHandle {
     /// Wraps a new module for return from its `@c(app_module_NAME)` factory.
     public init(_ module: some AppModule) {
-        self.init(
-            magic: APP_MODULE_HANDLE_MAGIC,
-            version: UInt32(APP_MODULE_ABI_VERSION),
-            reserved: 0,
-            maker: HandleMaker.copyIdentity,
-            instance: UnsafeMutableRawPointer(HandleMaker.store(module))
-        )
+        self.init()
+        magic = APP_MODULE_HANDLE_MAGIC
+        version = UInt32(APP_MODULE_ABI_VERSION)
+        maker = HandleMaker.copyIdentity
+        withModuleStorage { $0.initialize(to: module) }
     }
 
     /// Calls a record's factory into zeroed memory and unwraps the module,
@@ -37,50 +32,50 @@ extension AppModuleHandle {
     ) throws(HostError) -> any AppModule {
         var handle = AppModuleHandle()
         app_modules_call_factory(factory, &handle)
-        return try take(handle, module: name(), factory: factory)
+        return try take(&handle, module: name(), factory: factory)
     }
 
-    /// The module `handle` carries, once it is checked to be a handle of
-    /// this SectionRegistry; `factory` made it, if a record's.
+    /// Moves out the module `handle` carries, once it is checked to be a
+    /// handle of this SectionRegistry; `factory` made it, if a record's.
+    /// A refused handle is left as it is: another copy's or another
+    /// version's module is leaked, never read here.
     static func take(
-        _ handle: AppModuleHandle, module name: @autoclosure () -> String, factory: app_module_factory?
+        _ handle: inout AppModuleHandle, module name: @autoclosure () -> String, factory: app_module_factory?
     ) throws(HostError) -> any AppModule {
-        guard let instance = handle.instance, handle.magic == APP_MODULE_HANDLE_MAGIC else {
+        guard handle.magic == APP_MODULE_HANDLE_MAGIC else {
             throw .factoryFailed(.factoryNotAHandle, module: name(), factory: factory)
         }
         guard handle.version == APP_MODULE_ABI_VERSION else {
             throw .factoryFailed(.factoryOtherVersion, module: name(), factory: factory, recordVersion: Int(handle.version))
         }
         guard handle.maker == HandleMaker.copyIdentity else {
-            // Another copy's memory, in its own layout: leaked, never read here.
             throw .factoryFailed(.factoryOtherCopy, module: name(), factory: factory)
         }
-        return HandleMaker.take(instance.assumingMemoryBound(to: (any AppModule).self))
+        // Taken once: the magic goes, so a second take is refused.
+        handle.magic = 0
+        return handle.withModuleStorage { $0.move() }
+    }
+
+    /// The module's place in the handle: the `any AppModule` value itself,
+    /// in the words of `instance`. Inline, not in memory of its own: a
+    /// `malloc` and a `free` a module were a tenth of what the host added
+    /// to a module's launch (Benchmarks.md).
+    private mutating func withModuleStorage<Result>(
+        _ body: (UnsafeMutablePointer<any AppModule>) -> Result
+    ) -> Result {
+        withUnsafeMutableBytes(of: &instance) { words in
+            precondition(words.count >= MemoryLayout<any AppModule>.size, "a handle's words hold `any AppModule`")
+            return words.withMemoryRebound(to: (any AppModule).self) { body($0.baseAddress!) }
+        }
     }
 }
 
-/// How a handle carries a module through C's `void *`: the existential moved
-/// into memory of its own, and moved out again by the reader, which frees
-/// the memory. Not a box object: the module was copied out of it, and
-/// releasing it destroyed the existential through value witnesses (about
-/// 150 instructions a module more).
-private final class HandleMaker {
-    /// This copy of SectionRegistry: the address of this private class's
-    /// metadata, which every other copy (a library that linked its own) has
-    /// at another address. The class is never instantiated.
-    static var copyIdentity: UnsafeRawPointer { unsafeBitCast(HandleMaker.self, to: UnsafeRawPointer.self) }
+/// The identity of this copy of SectionRegistry in the handles it makes.
+private enum HandleMaker {
+    /// The address of this private class's metadata, which every other copy
+    /// (a library that linked its own) has at another address. The class is
+    /// never instantiated.
+    private final class Identity {}
 
-    /// The memory is `malloc`'s, not `allocate(capacity:)`'s: the standard
-    /// library asks for a type's default alignment with `posix_memalign`,
-    /// about 200 instructions more a module.
-    static func store(_ module: some AppModule) -> UnsafeMutablePointer<any AppModule> {
-        let memory = malloc(MemoryLayout<any AppModule>.size)!.bindMemory(to: (any AppModule).self, capacity: 1)
-        memory.initialize(to: module)
-        return memory
-    }
-
-    static func take(_ memory: UnsafeMutablePointer<any AppModule>) -> any AppModule {
-        defer { free(memory) }
-        return memory.move()
-    }
+    static var copyIdentity: UnsafeRawPointer { unsafeBitCast(Identity.self, to: UnsafeRawPointer.self) }
 }
