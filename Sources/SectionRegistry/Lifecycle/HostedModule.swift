@@ -17,14 +17,17 @@ final class HostedModule: Sendable {
     let name: String
 
     init(instance: any AppModule, context: ModuleContext, position: Int) {
-        self.instance = instance
-        self.context = context
-        self.position = position
-        self.hasRunHook = instance._hasRunHook
+        // The module asked first and stored last, so that it is moved in:
+        // stored first, it was copied and the argument destroyed after.
+        let hasRunHook = instance._hasRunHook
+        self.hasRunHook = hasRunHook
         self.writtenHooks = WrittenHooks(instance)
         self.reportsReadiness = hasRunHook && instance.runReportsReady
-        if reportsReadiness { context.life.expectReadiness() }
+        self.position = position
         self.name = context.moduleName
+        if reportsReadiness { context.life.expectReadiness() }
+        self.context = context
+        self.instance = instance
     }
 
     /// Whether it is alive, and what it registered.
@@ -85,7 +88,7 @@ private struct WrittenHooks: OptionSet {
         self.rawValue = rawValue
     }
 
-    init(_ module: some AppModule) {
+    init(_ module: borrowing some AppModule) {
         var hooks: WrittenHooks = []
         if module._hasSetUpHook { hooks.insert(.setUp) }
         if module._hasStartHook { hooks.insert(.start) }
