@@ -33,6 +33,33 @@ import Testing
         #expect(try await runCommand(["readelf", "-p", "app_modules", object]).output.contains("]  Portable\n"))
     }
 
+    /// The handle grew from 32 to 64 bytes (RecordABI.md) and the records
+    /// stayed as they were: an object built with the previous release's
+    /// header (Tests/Fixtures/PreviousHeader) holds the same record bytes and
+    /// relocations as one built with this header, so this release reads it.
+    @Test(arguments: compilers)
+    func aRecordBuiltByThePreviousReleasesHeaderIsTheSameRecord(compiler: String) async throws {
+        let source = """
+            #include <app_module.h>
+            APP_MODULE(Portable, .level = APP_MODULE_LEVEL_CORE, .priority = -2, .after = "A,B");
+            APP_MODULE(Pinned, .flags = APP_MODULE_CONCURRENT_START | APP_MODULE_REQUIRED);
+            """
+        var sections: [String] = []
+        for headers in ["CSectionRegistry/include", "Tests/Fixtures/PreviousHeader"] {
+            // One file name for both: the record holds it (`__FILE__`).
+            let directory = try scratchDirectory("header-previous-\(compiler)")
+            let (result, object) = try await compileC(source, named: "registration", with: compiler, in: directory, headers: headers)
+            try #require(result.status == 0, "\(result.output)")
+            // The bytes and the relocations of the section, without the
+            // lines that name the file.
+            let bytes = try await runCommand(["readelf", "-x", "app_modules", object]).output
+            let relocations = try await runCommand(["readelf", "-r", "-W", object]).output
+            sections.append((bytes + relocations).split(separator: "\n").filter { !$0.contains(object) }.joined(separator: "\n"))
+        }
+        #expect(sections[0].contains("Portable") && sections[0].contains("app_module_Pinned"), "\(sections[0])")
+        #expect(sections[0] == sections[1])
+    }
+
     @Test(arguments: compilers)
     func aNameLongerThanTheRecordAllowsFailsToCompile(compiler: String) async throws {
         let name = String(repeating: "N", count: 64)

@@ -9,11 +9,16 @@ func scratchDirectory(_ label: String) throws -> URL {
 
 /// Compiles C `source` with `compiler` (clang or gcc) against app_module.h,
 /// as a registration target would be, into an object file in `directory`.
-func compileC(_ source: String, named name: String, with compiler: String, in directory: URL) async throws -> (result: CommandResult, object: String) {
+/// `headers` is the folder of the app_module.h it includes, relative to the
+/// package: this release's by default.
+func compileC(
+    _ source: String, named name: String, with compiler: String, in directory: URL,
+    headers: String = "CSectionRegistry/include"
+) async throws -> (result: CommandResult, object: String) {
     let sourceFile = directory.appendingPathComponent("\(name).c")
     try source.write(to: sourceFile, atomically: true, encoding: .utf8)
     let object = directory.appendingPathComponent("\(name).o").path
-    let include = packageRoot.appendingPathComponent("CSectionRegistry/include").path
+    let include = packageRoot.appendingPathComponent(headers).path
     let result = try await runCommand([compiler, "-std=c11", "-Wall", "-Wextra", "-Werror", "-fPIC", "-O2",
                                  "-I", include, "-c", sourceFile.path, "-o", object])
     return (result, object)
