@@ -107,7 +107,7 @@ public struct ModuleContext: Sendable {
         add(.deferred(handler))
     }
 
-    private func add<Event>(_ body: EventHandler<Event>.Body) {
+    private func add<Event: ModuleEvent>(_ body: EventHandler<Event, Event.Reply>.Body) {
         let registration = host.handlers.add(EventHandler(module: moduleName, life: life, rank: rank, body: body))
         if registration.firstRefusal {
             host.log(.warning, "SectionRegistry: module '\(moduleName)' added a handler for \(fullName(of: Event.self)) after it stopped "

@@ -1,16 +1,23 @@
-/// One module's handler for events of type `Event`.
+/// One module's handler for events of type `Event`, which it answers with a
+/// `Reply` (the event's ``ModuleEvent/Reply``).
+///
+/// Generic over the reply as well, and not constrained to ``ModuleEvent``:
+/// a type made from a mangled name has its constraints checked when it is
+/// made, and `Event: ModuleEvent` was a search of every loaded image's
+/// conformance records at the first registration of each event type
+/// (about 0.2 M instructions of a tool's start-up).
 @usableFromInline
-struct EventHandler<Event: ModuleEvent>: Sendable {
+struct EventHandler<Event: Sendable, Reply: Sendable>: Sendable {
     @usableFromInline
     enum Body: Sendable {
         /// Returns the reply, or `nil` to decline, without suspending. A
         /// dispatch calls it as a plain function, with no async frame and no
         /// hop to an executor.
-        case replyingNow(@Sendable (Event) throws -> Event.Reply?)
+        case replyingNow(@Sendable (Event) throws -> Reply?)
         /// Returns the reply, or `nil` to decline.
-        case direct(@Sendable (Event) async throws -> Event.Reply?)
+        case direct(@Sendable (Event) async throws -> Reply?)
         /// Answers through the responder, now or later.
-        case deferred(@Sendable (Event, EventResponder<Event.Reply>) async throws -> Void)
+        case deferred(@Sendable (Event, EventResponder<Reply>) async throws -> Void)
     }
 
     @usableFromInline let module: String
@@ -36,7 +43,7 @@ extension EventHandler {
     /// it, the handler's task is cancelled. With
     /// `timings`, the time to the answer is recorded.
     @inlinable
-    func answer(_ event: Event, timeLimit: Duration, inline: Bool, timings: EventTimings?) async -> HandlerAnswer<Event.Reply> {
+    func answer(_ event: Event, timeLimit: Duration, inline: Bool, timings: EventTimings?) async -> HandlerAnswer<Reply> {
         guard let timings else { return await answer(event, timeLimit: timeLimit, inline: inline) }
         let clock = ContinuousClock()
         let start = clock.now
@@ -46,7 +53,7 @@ extension EventHandler {
     }
 
     @inlinable
-    func answer(_ event: Event, timeLimit: Duration, inline: Bool) async -> HandlerAnswer<Event.Reply> {
+    func answer(_ event: Event, timeLimit: Duration, inline: Bool) async -> HandlerAnswer<Reply> {
         // Looked at when the dispatch comes to it, not when it began: a
         // module stopped meanwhile is not called.
         guard life.isAlive else { return (.stopped, nil) }
@@ -66,8 +73,8 @@ extension EventHandler {
     }
 
     @usableFromInline
-    func answerInTask(_ event: Event, timeLimit: Duration) async -> HandlerAnswer<Event.Reply> {
-        let settlement = OneShot<EventOutcome<Event.Reply>>()
+    func answerInTask(_ event: Event, timeLimit: Duration) async -> HandlerAnswer<Reply> {
+        let settlement = OneShot<EventOutcome<Reply>>()
         let responder = EventResponder(answer: settlement)
         let handling = Task {
             do {

@@ -3,11 +3,11 @@
 /// Immutable, so that a dispatch reads it without the lock and without
 /// copying.
 @usableFromInline
-final class HandlerTable<Event: ModuleEvent>: Sendable {
-    @usableFromInline let handlers: [EventHandler<Event>]
+final class HandlerTable<Event: Sendable, Reply: Sendable>: Sendable {
+    @usableFromInline let handlers: [EventHandler<Event, Reply>]
     @usableFromInline let modules: [String]
 
-    init(handlers: [EventHandler<Event>], modules: [String]) {
+    init(handlers: [EventHandler<Event, Reply>], modules: [String]) {
         self.handlers = handlers
         self.modules = modules
     }
@@ -17,14 +17,14 @@ final class HandlerTable<Event: ModuleEvent>: Sendable {
 ///
 /// Unchecked: reached only under the lock of the ``EventHandlers`` that
 /// holds it.
-private final class HandlerList<Event: ModuleEvent>: EventHandlerList, @unchecked Sendable {
-    private var handlers: [EventHandler<Event>] = []
+private final class HandlerList<Event: Sendable, Reply: Sendable>: EventHandlerList, @unchecked Sendable {
+    private var handlers: [EventHandler<Event, Reply>] = []
     private var modules: [String] = []
     /// The table of the current handlers, made by the first dispatch after a
     /// change.
-    private var current: HandlerTable<Event>?
+    private var current: HandlerTable<Event, Reply>?
 
-    func insert(_ handler: EventHandler<Event>) {
+    func insert(_ handler: EventHandler<Event, Reply>) {
         // Handlers mostly arrive in rank order: look for the place from the end.
         let position = handlers.lastIndex { $0.rank <= handler.rank }.map { $0 + 1 } ?? 0
         handlers.insert(handler, at: position)
@@ -65,15 +65,15 @@ final class EventHandlers: Sendable {
     private let lists = Locked(TypeTable<any EventHandlerList>())
 
     /// Adds `handler`, if its module is alive.
-    func add<Event>(_ handler: EventHandler<Event>) -> (accepted: Bool, firstRefusal: Bool) {
+    func add<Event, Reply>(_ handler: EventHandler<Event, Reply>) -> (accepted: Bool, firstRefusal: Bool) {
         let key = ObjectIdentifier(Event.self)
         return handler.life.register(handlerFor: key) {
             lists.withLock { lists in
                 if let list = lists[key] {
                     // The key is the event type: the list under it is of that type.
-                    unsafeDowncast(list, to: HandlerList<Event>.self).insert(handler)
+                    unsafeDowncast(list, to: HandlerList<Event, Reply>.self).insert(handler)
                 } else {
-                    let list = HandlerList<Event>()
+                    let list = HandlerList<Event, Reply>()
                     list.insert(handler)
                     lists[key] = list
                 }
@@ -95,10 +95,10 @@ final class EventHandlers: Sendable {
     /// Inlinable, so that it is specialized for the event type: no generic
     /// metadata is looked up per dispatch.
     @inlinable
-    func handlers<Event>(for _: Event.Type) -> (handlers: [EventHandler<Event>], modules: [String]) {
+    func handlers<Event: ModuleEvent>(for _: Event.Type) -> (handlers: [EventHandler<Event, Event.Reply>], modules: [String]) {
         guard let table = table(of: ObjectIdentifier(Event.self)) else { return ([], []) }
         // The key is the event type: the table under it is of that type.
-        let handlers = unsafeDowncast(table, to: HandlerTable<Event>.self)
+        let handlers = unsafeDowncast(table, to: HandlerTable<Event, Event.Reply>.self)
         return (handlers.handlers, handlers.modules)
     }
 

@@ -93,9 +93,9 @@ extension DispatchReport {
     /// - Returns: the index of the first handler not asked, and whether
     ///   `stopsAfter` stopped the run.
     @inlinable
-    mutating func askNow<Event: ModuleEvent>(
-        _ handlers: [EventHandler<Event>], from start: Int, _ event: Event, stopsAfter: (Answer) -> Bool
-    ) -> (next: Int, stopped: Bool) where Event.Reply == Reply {
+    mutating func askNow<Event>(
+        _ handlers: [EventHandler<Event, Reply>], from start: Int, _ event: Event, stopsAfter: (Answer) -> Bool
+    ) -> (next: Int, stopped: Bool) {
         var index = start
         while index < handlers.count {
             if !handlers[index].life.isAlive {
