@@ -5,7 +5,7 @@
 /// a type made from a mangled name has its constraints checked when it is
 /// made, and `Event: ModuleEvent` was a search of every loaded image's
 /// conformance records at the first registration of each event type
-/// (about 0.2 M instructions of a tool's start-up).
+/// (about 0.15 M instructions of a tool's start-up).
 @usableFromInline
 struct EventHandler<Event: Sendable, Reply: Sendable>: Sendable {
     @usableFromInline

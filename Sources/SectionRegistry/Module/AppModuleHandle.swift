@@ -57,9 +57,9 @@ extension AppModuleHandle {
     }
 
     /// The module's place in the handle: the `any AppModule` value itself,
-    /// in the words of `instance`. Inline, not in memory of its own: a
-    /// `malloc` and a `free` a module were a tenth of what the host added
-    /// to a module's launch (Benchmarks.md).
+    /// in the words of `instance`. Inline, not in memory of its own: the
+    /// `malloc` and `free` that memory took cost about 0.13 k instructions
+    /// a module (`Sources/Benchmarks/History.md`, "Issue 55, second round").
     private mutating func withModuleStorage<Result>(
         _ body: (UnsafeMutablePointer<any AppModule>) -> Result
     ) -> Result {
