@@ -26,6 +26,9 @@ struct Notes: AppModule {
         }
     }
 
+    /// The advisory lock the table's creation takes: "notes" in ASCII.
+    static let tableLock: Int64 = 0x6E_6F_74_65_73
+
     func setUp(_ context: ModuleContext) async throws {
         context.log("Notes: notes up to \(maxBodyBytes.read(context.config)) bytes")
     }
@@ -37,7 +40,15 @@ struct Notes: AppModule {
     func start(_ context: ModuleContext) async throws {
         let client = try context.service(PostgresClient.self)
         let logger = context.logger
-        try await client.query("CREATE TABLE IF NOT EXISTS notes (id SERIAL PRIMARY KEY, body TEXT NOT NULL)", logger: logger)
+        // Replicas started at once (a fleet's first deploy, tests in
+        // parallel) create the table at once, and two concurrent CREATE
+        // TABLE IF NOT EXISTS can fail on PostgreSQL's catalog (a duplicate
+        // key in pg_type): a lock held until the transaction ends makes them
+        // take turns.
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.tableLock))", logger: logger)
+            try await connection.query("CREATE TABLE IF NOT EXISTS notes (id SERIAL PRIMARY KEY, body TEXT NOT NULL)", logger: logger)
+        }
         context.log("Notes: table notes is ready")
 
         try context.service(Routes.self).add { router in
