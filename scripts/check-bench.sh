@@ -22,6 +22,8 @@ set -euo pipefail
 if (($# != 2)); then echo "usage: $0 PAGE MEASURED" >&2; exit 2; fi
 page=$1
 measured=$2
+# shellcheck source=scripts/recorded-ratios.sh
+source "$(dirname "$0")/recorded-ratios.sh"
 
 # Every targeted cell of markdown tables as "label<TAB>N<TAB>cell" lines: the
 # header's "N = 1,000" columns give N.
@@ -74,13 +76,13 @@ for key in app_ratio drain_ratio; do
         app_ratio) what="the whole app's instruction ratio at N = 100 (app / hand-written main)" ;;
         drain_ratio) what="the drain job's instruction ratio at N = 100 (host / ServiceGroup)" ;;
     esac
-    recorded=$(sed -nE "s/^<!-- instructions recorded: $key\\.100 = ([0-9.]+) -->\$/\\1/p" "$page")
+    recorded=$(recorded_ratio "$page" "$key.100")
     now=$(sed -nE "s/^$key\\.100 ([0-9.]+)\$/\\1/p" "$measured")
     [[ -n $now ]] || continue
     if [[ -z $recorded ]]; then
         echo "bench.sh: $page records no $key (a line <!-- instructions recorded: $key.100 = R -->)" >&2
         status=1
-    elif awk -v now="$now" -v recorded="$recorded" 'BEGIN { exit !(now > recorded * 1.10) }'; then
+    elif exceeds "$now" "$recorded" 10; then
         echo "bench.sh: REGRESSION: $what is ${now}x, more than 10% over the ${recorded}x Benchmarks.md records" >&2
         status=1
     else

@@ -133,9 +133,11 @@ echo "| toolbox (4 feature modules, \`ModuleHost.main(command:)\`) | $(short "$m
 echo "| toolbox-plain (ArgumentParser alone) | $(short "$median_toolbox_plain") ($runs_toolbox_plain) |"
 echo "| ratio (target ≤ 1.10x) | ${ratio}x |"
 page=Sources/SectionRegistry/SectionRegistry.docc/Benchmarks.md
-recorded=$(sed -nE 's/^<!-- instructions recorded: toolbox_ratio = ([0-9.]+) -->$/\1/p' "$page")
+# shellcheck source=scripts/recorded-ratios.sh
+source scripts/recorded-ratios.sh
+recorded=$(recorded_ratio "$page" toolbox_ratio)
 if [[ -z $recorded ]]; then fail "(g) $page records no toolbox ratio (a line <!-- instructions recorded: toolbox_ratio = R -->)"
-elif awk -v now="$ratio" -v recorded="$recorded" 'BEGIN { exit !(now > recorded * 1.05) }'; then
+elif exceeds "$ratio" "$recorded" 5; then
     fail "(g) start-up: ${ratio}x ArgumentParser alone, more than 5% over the ${recorded}x Benchmarks.md records"
 else pass "(g) start-up: ${ratio}x ArgumentParser alone (recorded ${recorded}x; fails above +5%)"; fi
 
